@@ -1,0 +1,31 @@
+package dev.berth.manager.model;
+
+import java.util.List;
+
+/**
+ * The scheduling-relevant part of a ClusterQueue. cohort is null when the queue is in no cohort.
+ * namespaceSelector is null when the queue selects no namespace (Kueue's default), EVERYTHING for {}.
+ */
+public record ClusterQueueSpec(String name,
+                               String cohort,
+                               List<ResourceGroup> resourceGroups,
+                               QueueingStrategy queueingStrategy,
+                               LabelSelector namespaceSelector,
+                               FlavorFungibility flavorFungibility,
+                               Preemption preemption,
+                               List<AdmissionCheckRule> admissionChecks,
+                               StopPolicy stopPolicy,
+                               double fairSharingWeight) {
+    public ClusterQueueSpec {
+        resourceGroups = List.copyOf(resourceGroups);
+        admissionChecks = List.copyOf(admissionChecks);
+    }
+
+    /** The resource group covering a resource, or null. */
+    public ResourceGroup groupFor(String resource) {
+        for (ResourceGroup group : resourceGroups) {
+            if (group.covers(resource)) return group;
+        }
+        return null;
+    }
+}

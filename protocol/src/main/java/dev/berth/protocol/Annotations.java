@@ -1,0 +1,17 @@
+package dev.berth.protocol;
+
+/** Annotation keys read or written by Berth. Kueue's own keys keep Kueue's spelling. */
+public final class Annotations {
+    private Annotations() {}
+
+    /** How many pods make a complete pod group. */
+    public static final String POD_GROUP_TOTAL_COUNT = "kueue.x-k8s.io/pod-group-total-count";
+    /** The smallest parallelism a Job accepts: partial admission. */
+    public static final String JOB_MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism";
+    /** The leadership epoch of the manager replica that wrote an object to a worker cluster. */
+    public static final String FENCING_EPOCH = "berth.dev/fencing-epoch";
+    /** When the dispatch lease of an attempt expires unless the manager renews it (RFC 3339). */
+    public static final String LEASE_EXPIRES_AT = "berth.dev/lease-expires-at";
+    /** A longer dispatch lease for workloads that must not be interrupted lightly (ISO-8601 duration). */
+    public static final String LEASE_DURATION = "berth.dev/lease-duration";
+}

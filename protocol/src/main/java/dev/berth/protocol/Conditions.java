@@ -1,0 +1,55 @@
+package dev.berth.protocol;
+
+/** Condition types and reasons, with Kueue's spelling. */
+public final class Conditions {
+    private Conditions() {}
+
+    // Workload condition types
+    public static final String QUOTA_RESERVED = "QuotaReserved";
+    public static final String ADMITTED = "Admitted";
+    public static final String EVICTED = "Evicted";
+    public static final String PREEMPTED = "Preempted";
+    public static final String REQUEUED = "Requeued";
+    public static final String FINISHED = "Finished";
+    public static final String PODS_READY = "PodsReady";
+
+    // Queue condition type
+    public static final String ACTIVE = "Active";
+
+    /** Condition reasons. */
+    public static final class Reasons {
+        private Reasons() {}
+
+        public static final String PENDING = "Pending";
+        public static final String QUOTA_RESERVED = "QuotaReserved";
+        public static final String ADMITTED = "Admitted";
+        public static final String NO_RESERVATION = "NoReservation";
+        public static final String PREEMPTED = "Preempted";
+        public static final String IN_CLUSTER_QUEUE = "InClusterQueue";
+        public static final String IN_COHORT_RECLAMATION = "InCohortReclamation";
+        public static final String IN_COHORT_FAIR_SHARING = "InCohortFairSharing";
+        public static final String IN_COHORT_RECLAIM_WHILE_BORROWING = "InCohortReclaimWhileBorrowing";
+        public static final String CLUSTER_QUEUE_STOPPED = "ClusterQueueStopped";
+        public static final String LOCAL_QUEUE_STOPPED = "LocalQueueStopped";
+        public static final String ADMISSION_CHECK = "AdmissionCheck";
+        public static final String DEACTIVATED = "Deactivated";
+        public static final String INACTIVE_WORKLOAD = "InactiveWorkload";
+        public static final String SUCCEEDED = "Succeeded";
+        public static final String FAILED = "Failed";
+        public static final String READY = "Ready";
+        public static final String STOPPED = "Stopped";
+        public static final String FLAVOR_NOT_FOUND = "FlavorNotFound";
+        public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
+        public static final String CLUSTER_QUEUE_DOES_NOT_EXIST = "ClusterQueueDoesNotExist";
+    }
+
+    /** States of one admission check on a workload. */
+    public static final class CheckStates {
+        private CheckStates() {}
+
+        public static final String PENDING = "Pending";
+        public static final String READY = "Ready";
+        public static final String RETRY = "Retry";
+        public static final String REJECTED = "Rejected";
+    }
+}

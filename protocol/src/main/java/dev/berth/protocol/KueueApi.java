@@ -1,0 +1,29 @@
+package dev.berth.protocol;
+
+/** API groups, versions and kinds that Berth serves, spelled as Kueue and Kubernetes spell them. */
+public final class KueueApi {
+    private KueueApi() {}
+
+    public static final String GROUP = "kueue.x-k8s.io";
+    public static final String V1BETA2 = "v1beta2";
+    public static final String V1BETA1 = "v1beta1";
+    public static final String API_VERSION = GROUP + "/" + V1BETA2;
+
+    public static final String RESOURCE_FLAVOR = "ResourceFlavor";
+    public static final String CLUSTER_QUEUE = "ClusterQueue";
+    public static final String COHORT = "Cohort";
+    public static final String LOCAL_QUEUE = "LocalQueue";
+    public static final String WORKLOAD = "Workload";
+    public static final String WORKLOAD_PRIORITY_CLASS = "WorkloadPriorityClass";
+    public static final String ADMISSION_CHECK = "AdmissionCheck";
+
+    public static final String BATCH_GROUP = "batch";
+    public static final String JOB = "Job";
+    public static final String JOBSET_GROUP = "jobset.x-k8s.io";
+    public static final String JOBSET_VERSION = "v1alpha2";
+    public static final String JOBSET = "JobSet";
+    public static final String SCHEDULING_GROUP = "scheduling.k8s.io";
+    public static final String PRIORITY_CLASS = "PriorityClass";
+    public static final String NAMESPACE = "Namespace";
+    public static final String POD = "Pod";
+}

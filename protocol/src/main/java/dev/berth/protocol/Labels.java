@@ -1,0 +1,21 @@
+package dev.berth.protocol;
+
+/** Label keys read or written by Berth. Kueue's own keys keep Kueue's spelling. */
+public final class Labels {
+    private Labels() {}
+
+    /** The LocalQueue a job is submitted to. */
+    public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+    /** The WorkloadPriorityClass of a job. */
+    public static final String PRIORITY_CLASS = "kueue.x-k8s.io/priority-class";
+    /** Groups plain pods into one workload. */
+    public static final String POD_GROUP_NAME = "kueue.x-k8s.io/pod-group-name";
+    /** Set on every object Berth creates, naming the manager that owns it. */
+    public static final String ORIGIN = "berth.dev/origin";
+    /** The dispatch attempt an object on a worker cluster belongs to; unique per dispatch. */
+    public static final String ATTEMPT_ID = "berth.dev/attempt-id";
+    /** The namespace/name of the manager's Workload an object on a worker cluster stands for. */
+    public static final String WORKLOAD_NAME = "berth.dev/workload";
+    /** The standard name label that every namespace carries. */
+    public static final String NAMESPACE_NAME = "kubernetes.io/metadata.name";
+}
