@@ -1,13 +1,29 @@
 package dev.berth.manager.core;
 
+import dev.berth.manager.model.AdmissionCheckRule;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.CohortSpec;
 import dev.berth.manager.model.LocalQueueSpec;
 import dev.berth.manager.model.ResourceFlavor;
+import dev.berth.manager.model.StopPolicy;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.model.WorkloadRequest;
+import dev.berth.manager.scheduling.FlavorAssignment;
+import dev.berth.manager.scheduling.PreemptionTarget;
+import dev.berth.protocol.Conditions;
+import dev.berth.protocol.Conditions.CheckStates;
+import dev.berth.protocol.Conditions.Reasons;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The manager's global queues. It owns the quota cache and the pending queues, runs scheduling
@@ -15,30 +31,474 @@ import java.util.Map;
  * Not thread-safe: the caller confines it to one thread.
  */
 public final class AdmissionController {
+    private static final Logger log = LoggerFactory.getLogger(AdmissionController.class);
+
+    /** A bound on cycles per call, so that a preemption ping-pong cannot hold the thread forever. */
+    private static final int MAX_CYCLES_PER_CALL = 100_000;
+
+    private final Clock clock;
+    private final SchedulerOptions options;
+    private final StatusSink sink;
+    private final ClusterState state = new ClusterState();
+    private final QueueStatusReporter queueStatus;
+    private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
+    private boolean structureChanged = true;
+
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
-        throw new UnsupportedOperationException("being written");
+        this.clock = clock;
+        this.options = options;
+        this.sink = sink;
+        this.queueStatus = new QueueStatusReporter(state, sink);
     }
 
-    public void applyResourceFlavor(ResourceFlavor flavor) { throw new UnsupportedOperationException(); }
-    public void deleteResourceFlavor(String name) { throw new UnsupportedOperationException(); }
-    public void applyClusterQueue(ClusterQueueSpec spec) { throw new UnsupportedOperationException(); }
-    public void deleteClusterQueue(String name) { throw new UnsupportedOperationException(); }
-    public void applyCohort(CohortSpec spec) { throw new UnsupportedOperationException(); }
-    public void deleteCohort(String name) { throw new UnsupportedOperationException(); }
-    public void applyLocalQueue(LocalQueueSpec spec) { throw new UnsupportedOperationException(); }
-    public void deleteLocalQueue(String namespace, String name) { throw new UnsupportedOperationException(); }
-    public void applyNamespace(String name, Map<String, String> labels) { throw new UnsupportedOperationException(); }
-    public void deleteNamespace(String name) { throw new UnsupportedOperationException(); }
-    public void applyAdmissionCheck(String name, boolean active) { throw new UnsupportedOperationException(); }
-    public void deleteAdmissionCheck(String name) { throw new UnsupportedOperationException(); }
+    // ---- queue objects ------------------------------------------------------------------
+
+    public void applyResourceFlavor(ResourceFlavor flavor) {
+        state.flavors.put(flavor.name(), flavor);
+        structureChanged = true;
+    }
+
+    public void deleteResourceFlavor(String name) {
+        state.flavors.remove(name);
+        structureChanged = true;
+    }
+
+    public void applyClusterQueue(ClusterQueueSpec spec) {
+        ClusterQueueSpec previous = state.clusterQueues.put(spec.name(), spec);
+        structureChanged = true;
+        if (previous == null || previous.stopPolicy() != spec.stopPolicy()) applyStopPolicy(spec.name(), spec.stopPolicy(), true);
+    }
+
+    public void deleteClusterQueue(String name) {
+        state.clusterQueues.remove(name);
+        queueStatus.forget(name, null);
+        structureChanged = true;
+    }
+
+    public void applyCohort(CohortSpec spec) {
+        state.cohorts.put(spec.name(), spec);
+        structureChanged = true;
+    }
+
+    public void deleteCohort(String name) {
+        state.cohorts.remove(name);
+        structureChanged = true;
+    }
+
+    public void applyLocalQueue(LocalQueueSpec spec) {
+        LocalQueueSpec previous = state.localQueues.put(spec.key(), spec);
+        structureChanged = true;
+        if (previous == null || previous.stopPolicy() != spec.stopPolicy()) applyLocalStopPolicy(spec);
+    }
+
+    public void deleteLocalQueue(String namespace, String name) {
+        state.localQueues.remove(namespace + "/" + name);
+        queueStatus.forget(null, namespace + "/" + name);
+        structureChanged = true;
+    }
+
+    public void applyNamespace(String name, Map<String, String> labels) {
+        state.namespaceLabels.put(name, Map.copyOf(labels));
+        structureChanged = true;
+    }
+
+    public void deleteNamespace(String name) {
+        state.namespaceLabels.remove(name);
+        structureChanged = true;
+    }
+
+    public void applyAdmissionCheck(String name, boolean active) {
+        state.admissionChecks.put(name, active);
+        structureChanged = true;
+    }
+
+    public void deleteAdmissionCheck(String name) {
+        state.admissionChecks.remove(name);
+        structureChanged = true;
+    }
+
+    // ---- workloads ----------------------------------------------------------------------
 
     /** A new workload, or a restored one with the status it had (re-adopts its admission). */
-    public void submit(WorkloadRequest request, boolean active, WorkloadStatus status) { throw new UnsupportedOperationException(); }
-    public void delete(WorkloadKey key) { throw new UnsupportedOperationException(); }
-    public void finish(WorkloadKey key, boolean succeeded, String reason, String message) { throw new UnsupportedOperationException(); }
-    public void setAdmissionCheckState(WorkloadKey key, String check, String state, String message) { throw new UnsupportedOperationException(); }
-    public void setActive(WorkloadKey key, boolean active) { throw new UnsupportedOperationException(); }
+    public void submit(WorkloadRequest request, boolean active, WorkloadStatus status) {
+        WorkloadEntry existing = state.workloads.get(request.key());
+        if (existing != null) {
+            if (existing.holdsQuota() || existing.finished) {
+                existing.active = active;
+                return;
+            }
+            unqueue(existing);
+            existing.request = request;
+            existing.active = active;
+            enqueue(existing);
+            return;
+        }
+        WorkloadEntry entry = new WorkloadEntry(request, active, status == null ? WorkloadStatus.EMPTY : status);
+        state.workloads.put(request.key(), entry);
+        state.byLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
+        if (entry.status.isTrue(Conditions.FINISHED)) {
+            entry.finished = true;
+            markFinishedAt(entry);
+            finishedInOrder.add(entry);
+        } else if (entry.status.admission() != null && entry.status.isTrue(Conditions.QUOTA_RESERVED)) {
+            readopt(entry);
+        } else {
+            enqueue(entry);
+        }
+        queueStatus.touched(entry);
+    }
 
-    /** Runs scheduling cycles until one admits and preempts nothing; then handles retention. */
-    public CycleReport schedule() { throw new UnsupportedOperationException(); }
+    private void markFinishedAt(WorkloadEntry entry) {
+        Condition finished = entry.status.condition(Conditions.FINISHED);
+        entry.finishedAtMillis = finished.lastTransitionTime() == null ? clock.millis() : finished.lastTransitionTime().toEpochMilli();
+    }
+
+    private void readopt(WorkloadEntry entry) {
+        entry.admission = entry.status.admission();
+        entry.usage = entry.admission.usage();
+        entry.clusterQueue = entry.admission.clusterQueue();
+        Condition reserved = entry.status.condition(Conditions.QUOTA_RESERVED);
+        entry.reservedAtMillis = reserved.lastTransitionTime() == null ? clock.millis() : reserved.lastTransitionTime().toEpochMilli();
+        state.reservedByQueue.computeIfAbsent(entry.clusterQueue, q -> new LinkedHashSet<>()).add(entry);
+        if (state.quota.hasClusterQueue(entry.clusterQueue)) state.quota.addUsage(entry.clusterQueue, entry.usage);
+        structureChanged = true;
+    }
+
+    public void delete(WorkloadKey key) {
+        WorkloadEntry entry = state.workloads.remove(key);
+        if (entry == null) return;
+        Set<WorkloadEntry> inQueue = state.byLocalQueue.get(entry.localQueueKey);
+        if (inQueue != null) inQueue.remove(entry);
+        finishedInOrder.remove(entry);
+        unqueue(entry);
+        releaseQuota(entry);
+        queueStatus.touched(entry);
+    }
+
+    public void finish(WorkloadKey key, boolean succeeded, String reason, String message) {
+        WorkloadEntry entry = state.workloads.get(key);
+        if (entry == null || entry.finished) return;
+        unqueue(entry);
+        String queue = entry.holdsQuota() ? entry.admission.clusterQueue() : entry.clusterQueue;
+        releaseQuota(entry);
+        entry.clusterQueue = queue;
+        entry.finished = true;
+        entry.finishedAtMillis = clock.millis();
+        finishedInOrder.add(entry);
+        write(entry, WorkloadConditions.finished(entry.status, succeeded, reason, message, now()));
+        queueStatus.touched(entry);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("clusterQueue", queue)
+                .addKeyValue("succeeded", succeeded).log("workload finished");
+    }
+
+    public void setAdmissionCheckState(WorkloadKey key, String check, String state, String message) {
+        WorkloadEntry entry = this.state.workloads.get(key);
+        if (entry == null || entry.finished) return;
+        entry.status = WorkloadConditions.checkState(entry.status, check, state, message, now());
+        if (!entry.holdsQuota()) {
+            write(entry, entry.status);
+            return;
+        }
+        switch (state) {
+            case CheckStates.RETRY -> evict(entry, Reasons.ADMISSION_CHECK,
+                    "At least one admission check is false: " + check + (message == null || message.isBlank() ? "" : ": " + message), null, true);
+            case CheckStates.REJECTED -> {
+                entry.active = false;
+                evict(entry, Reasons.DEACTIVATED,
+                        "The workload is deactivated due to rejected admission check(s): " + check
+                                + (message == null || message.isBlank() ? "" : ": " + message), null, false);
+            }
+            case CheckStates.READY -> {
+                if (allChecksReady(entry)) {
+                    entry.status = WorkloadConditions.admitted(entry.status, now());
+                    log.atInfo().addKeyValue("workload", key).addKeyValue("clusterQueue", entry.admission.clusterQueue())
+                            .log("workload admitted: all admission checks ready");
+                }
+                write(entry, entry.status);
+            }
+            default -> write(entry, entry.status);
+        }
+        queueStatus.touched(entry);
+    }
+
+    private boolean allChecksReady(WorkloadEntry entry) {
+        for (AdmissionCheckState check : entry.status.admissionChecks()) {
+            if (!CheckStates.READY.equals(check.state())) return false;
+        }
+        return true;
+    }
+
+    public void setActive(WorkloadKey key, boolean active) {
+        WorkloadEntry entry = state.workloads.get(key);
+        if (entry == null || entry.finished || entry.active == active) return;
+        if (!active) {
+            entry.active = false;
+            if (entry.holdsQuota()) {
+                evict(entry, Reasons.DEACTIVATED, "The workload is deactivated", null, false);
+            } else {
+                unqueue(entry);
+                write(entry, WorkloadConditions.pending(entry.status, "The workload is deactivated", now()));
+            }
+        } else {
+            entry.active = true;
+            entry.queueOrderMillis = clock.millis();
+            enqueue(entry);
+            write(entry, entry.status);
+        }
+        queueStatus.touched(entry);
+    }
+
+    // ---- scheduling ---------------------------------------------------------------------
+
+    /** Runs scheduling cycles until the heads are exhausted; then handles retention and queue status. */
+    public CycleReport schedule() {
+        if (structureChanged) rebuild();
+        SchedulingCycle cycle = new SchedulingCycle(state, options, new CycleEffects());
+        int cycles = 0;
+        int admitted = 0;
+        int preempted = 0;
+        int nominated = 0;
+        while (cycles < MAX_CYCLES_PER_CALL) {
+            SchedulingCycle.Outcome outcome = cycle.run();
+            if (outcome.nominated() == 0) break;
+            cycles++;
+            nominated += outcome.nominated();
+            admitted += outcome.admitted();
+            preempted += outcome.preempted();
+        }
+        expireFinished();
+        queueStatus.flush(now());
+        int pending = 0;
+        for (PendingQueue queue : state.pending.values()) pending += queue.size();
+        return new CycleReport(cycles, nominated, admitted, preempted, pending + state.unplaced.size());
+    }
+
+    private void rebuild() {
+        structureChanged = false;
+        state.rebuildQuota();
+        List<WorkloadEntry> waiting = new ArrayList<>();
+        for (PendingQueue queue : state.pending.values()) waiting.addAll(queue.inOrder());
+        waiting.addAll(state.unplaced);
+        state.pending.clear();
+        state.unplaced.clear();
+        for (ClusterQueueSpec spec : state.clusterQueues.values()) {
+            if (state.inactiveReason(spec) == null) state.pending.put(spec.name(), new PendingQueue());
+        }
+        for (WorkloadEntry entry : waiting) enqueue(entry);
+        queueStatus.touchedAll();
+    }
+
+    private void expireFinished() {
+        if (options.retainFinishedWorkloadsFor() == null) return;
+        long cutoff = clock.millis() - options.retainFinishedWorkloadsFor().toMillis();
+        while (!finishedInOrder.isEmpty() && finishedInOrder.peekFirst().finishedAtMillis <= cutoff) {
+            WorkloadEntry entry = finishedInOrder.pollFirst();
+            sink.workloadExpired(entry.key());
+        }
+    }
+
+    // ---- effects --------------------------------------------------------------------------
+
+    private final class CycleEffects implements SchedulingCycle.Effects {
+        @Override
+        public boolean admit(WorkloadEntry entry, FlavorAssignment assignment) {
+            String queue = entry.clusterQueue;
+            ClusterQueueSpec spec = state.clusterQueues.get(queue);
+            var admission = assignment.toAdmission(queue);
+            List<String> checks = new ArrayList<>();
+            for (AdmissionCheckRule rule : spec.admissionChecks()) {
+                if (rule.appliesTo(admission.flavors())) checks.add(rule.name());
+            }
+            WorkloadStatus before = entry.status;
+            entry.admission = admission;
+            entry.usage = admission.usage();
+            entry.reservedAtMillis = clock.millis();
+            state.quota.addUsage(queue, entry.usage);
+            state.reservedByQueue.computeIfAbsent(queue, q -> new LinkedHashSet<>()).add(entry);
+            long waited = Math.max(0, (entry.reservedAtMillis - entry.queueOrderMillis) / 1000);
+            WorkloadStatus next = WorkloadConditions.quotaReserved(before, admission, checks, waited, now());
+            try {
+                sink.workloadChanged(entry.key(), entry.active, next);
+            } catch (RuntimeException writeFailed) {
+                state.quota.removeUsage(queue, entry.usage);
+                state.reservedByQueue.get(queue).remove(entry);
+                entry.admission = null;
+                entry.usage = null;
+                log.atWarn().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
+                        .setCause(writeFailed).log("admission not recorded; workload stays pending");
+                return false;
+            }
+            entry.status = next;
+            queueStatus.touched(entry);
+            log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
+                    .addKeyValue("flavors", admission.flavors()).addKeyValue("checks", checks)
+                    .log(checks.isEmpty() ? "workload admitted" : "quota reserved; waiting for admission checks");
+            return true;
+        }
+
+        @Override
+        public void preempt(WorkloadEntry preemptor, List<PreemptionTarget> targets) {
+            for (PreemptionTarget target : targets) {
+                WorkloadEntry victim = state.workloads.get(target.victim().key());
+                if (victim == null || !victim.holdsQuota()) continue;
+                String message = "Preempted to accommodate a workload (" + preemptor.key() + ") due to "
+                        + describe(target.reason());
+                evict(victim, Reasons.PREEMPTED, message, target.reason(), true);
+            }
+            stillPending(preemptor, "Pending the preemption of " + targets.size() + " workload(s)");
+        }
+
+        @Override
+        public void stillPending(WorkloadEntry entry, String message) {
+            Condition current = entry.status.condition(Conditions.QUOTA_RESERVED);
+            if (current != null && !current.status() && message.equals(current.message())) return;
+            write(entry, WorkloadConditions.pending(entry.status, message, now()));
+        }
+    }
+
+    private static String describe(String reason) {
+        return switch (reason) {
+            case Reasons.IN_CLUSTER_QUEUE -> "prioritization in the ClusterQueue";
+            case Reasons.IN_COHORT_RECLAMATION -> "reclamation within the cohort";
+            case Reasons.IN_COHORT_FAIR_SHARING -> "fair sharing within the cohort";
+            case Reasons.IN_COHORT_RECLAIM_WHILE_BORROWING -> "reclamation within the cohort while borrowing";
+            default -> reason;
+        };
+    }
+
+    /** Releases quota and records the eviction; a requeued workload goes back to its queue. */
+    private void evict(WorkloadEntry entry, String reason, String message, String preemptionReason, boolean requeue) {
+        String queue = entry.admission == null ? entry.clusterQueue : entry.admission.clusterQueue();
+        releaseQuota(entry);
+        entry.queueOrderMillis = clock.millis();
+        write(entry, WorkloadConditions.evicted(entry.status, reason, message, preemptionReason, requeue, now()));
+        if (requeue && entry.active) enqueue(entry);
+        queueStatus.touched(entry);
+        log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
+                .addKeyValue("reason", reason).log("workload evicted: " + message);
+    }
+
+    private void releaseQuota(WorkloadEntry entry) {
+        if (!entry.holdsQuota()) return;
+        String queue = entry.admission.clusterQueue();
+        if (state.quota.hasClusterQueue(queue)) state.quota.removeUsage(queue, entry.usage);
+        Set<WorkloadEntry> reserved = state.reservedByQueue.get(queue);
+        if (reserved != null) reserved.remove(entry);
+        entry.admission = null;
+        entry.usage = null;
+        state.capacityFreed(queue);
+        queueStatus.touched(entry);
+        entry.clusterQueue = queue;
+    }
+
+    private void applyStopPolicy(String clusterQueue, StopPolicy policy, boolean isClusterQueue) {
+        if (!policy.stopsAdmission()) return;
+        for (WorkloadEntry entry : List.copyOf(state.reservedByQueue.getOrDefault(clusterQueue, Set.of()))) {
+            boolean drain = policy == StopPolicy.HOLD_AND_DRAIN;
+            if (drain || !entry.isAdmitted()) {
+                evict(entry, Reasons.CLUSTER_QUEUE_STOPPED, "The ClusterQueue is stopped", null, true);
+            }
+        }
+    }
+
+    private void applyLocalStopPolicy(LocalQueueSpec spec) {
+        if (!spec.stopPolicy().stopsAdmission()) return;
+        for (WorkloadEntry entry : List.copyOf(state.byLocalQueue.getOrDefault(spec.key(), Set.of()))) {
+            if (!entry.holdsQuota()) continue;
+            if (spec.stopPolicy() == StopPolicy.HOLD_AND_DRAIN || !entry.isAdmitted()) {
+                evict(entry, Reasons.LOCAL_QUEUE_STOPPED, "The LocalQueue is stopped", null, true);
+            }
+        }
+    }
+
+    // ---- queue placement ------------------------------------------------------------------
+
+    private void enqueue(WorkloadEntry entry) {
+        if (!entry.active || entry.finished || entry.holdsQuota()) return;
+        if (structureChanged) {
+            state.unplaced.add(entry);
+            return;
+        }
+        String unplaceable = null;
+        LocalQueueSpec localQueue = state.localQueues.get(entry.localQueueKey);
+        ClusterQueueSpec queue = localQueue == null ? null : state.clusterQueues.get(localQueue.clusterQueue());
+        if (localQueue == null) {
+            unplaceable = "LocalQueue " + entry.request.queueName() + " doesn't exist";
+            entry.clusterQueue = null;
+        } else if (queue == null) {
+            unplaceable = "ClusterQueue " + localQueue.clusterQueue() + " doesn't exist";
+            entry.clusterQueue = null;
+        } else {
+            entry.clusterQueue = queue.name();
+            if (localQueue.stopPolicy().stopsAdmission()) {
+                unplaceable = "LocalQueue " + localQueue.name() + " is stopped";
+            } else if (!state.pending.containsKey(queue.name())) {
+                unplaceable = "ClusterQueue " + queue.name() + " is inactive";
+            }
+        }
+        if (unplaceable != null) {
+            state.unplaced.add(entry);
+            Condition current = entry.status.condition(Conditions.QUOTA_RESERVED);
+            if (current == null || current.status() || !unplaceable.equals(current.message())) {
+                write(entry, WorkloadConditions.pending(entry.status, unplaceable, now()));
+            }
+        } else {
+            state.pending.get(queue.name()).add(entry);
+        }
+    }
+
+    private void unqueue(WorkloadEntry entry) {
+        if (entry.clusterQueue != null) {
+            PendingQueue queue = state.pending.get(entry.clusterQueue);
+            if (queue != null) queue.remove(entry);
+        }
+        state.unplaced.remove(entry);
+    }
+
+    private void write(WorkloadEntry entry, WorkloadStatus status) {
+        entry.status = status;
+        try {
+            sink.workloadChanged(entry.key(), entry.active, status);
+        } catch (RuntimeException writeFailed) {
+            log.atWarn().addKeyValue("workload", entry.key()).setCause(writeFailed).log("status write failed");
+        }
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    // ---- read access for explanations and tests ---------------------------------------------
+
+    /** The current status of a workload, or null. */
+    public WorkloadStatus statusOf(WorkloadKey key) {
+        WorkloadEntry entry = state.workloads.get(key);
+        return entry == null ? null : entry.status;
+    }
+
+    /** Pending workloads of a ClusterQueue in queue order. */
+    public List<WorkloadKey> pendingIn(String clusterQueue) {
+        PendingQueue queue = state.pending.get(clusterQueue);
+        List<WorkloadKey> keys = new ArrayList<>();
+        if (queue != null) for (WorkloadEntry entry : queue.inOrder()) keys.add(entry.key());
+        for (WorkloadEntry entry : state.unplaced) if (clusterQueue.equals(entry.clusterQueue)) keys.add(entry.key());
+        return keys;
+    }
+
+    /** Quota in use per flavor/resource for a ClusterQueue (reservations included). */
+    public Map<String, Long> usageOf(String clusterQueue) {
+        Map<String, Long> usage = new HashMap<>();
+        if (!state.quota.hasClusterQueue(clusterQueue)) return usage;
+        for (var fr : state.quota.flavorResources(clusterQueue)) usage.put(fr.toString(), state.quota.usage(clusterQueue, fr));
+        return usage;
+    }
+
+    public QueueStatus clusterQueueStatus(String name) {
+        ClusterQueueSpec spec = state.clusterQueues.get(name);
+        return spec == null ? null : queueStatus.clusterQueueStatus(spec, now());
+    }
+
+    public int workloadCount() {
+        return state.workloads.size();
+    }
 }

@@ -1,0 +1,131 @@
+package dev.berth.manager.core;
+
+import dev.berth.manager.model.PodSetRequest;
+import dev.berth.manager.model.QueueingStrategy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The pending workloads of one ClusterQueue, in queue order. Workloads found inadmissible are
+ * parked until the capacity of the queue's cohort tree grows (its generation moves on), as Kueue
+ * keeps them in its inadmissible list until a requeue event.
+ *
+ * <p>Within one generation, a workload at most as large as one already found not to fit (same
+ * single pod set shape, no partial admission, no higher priority) is parked without being
+ * evaluated again: nothing it could use has been freed since.
+ */
+final class PendingQueue {
+    private final TreeSet<WorkloadEntry> active = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+    private final TreeSet<WorkloadEntry> parked = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+    private final List<WorkloadEntry> knownMisfits = new ArrayList<>();
+    private long seenGeneration = -1;
+    private long strictBlockedGeneration = -1;
+
+    void add(WorkloadEntry entry) {
+        active.add(entry);
+    }
+
+    boolean remove(WorkloadEntry entry) {
+        return active.remove(entry) | parked.remove(entry);
+    }
+
+    int size() {
+        return active.size() + parked.size();
+    }
+
+    boolean isEmpty() {
+        return active.isEmpty() && parked.isEmpty();
+    }
+
+    /** Every pending workload, in queue order. */
+    List<WorkloadEntry> inOrder() {
+        TreeSet<WorkloadEntry> all = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+        all.addAll(active);
+        all.addAll(parked);
+        return new ArrayList<>(all);
+    }
+
+    /** Moves parked workloads back when capacity changed since they were parked. */
+    void refresh(long generation) {
+        if (generation == seenGeneration) return;
+        seenGeneration = generation;
+        knownMisfits.clear();
+        if (!parked.isEmpty()) {
+            active.addAll(parked);
+            parked.clear();
+        }
+    }
+
+    /**
+     * Takes the workload to nominate this cycle, or null. StrictFIFO always offers the first
+     * workload and, once it has failed, nothing until capacity changes. BestEffortFIFO skips parked
+     * workloads and those known not to fit.
+     */
+    WorkloadEntry pollHead(QueueingStrategy strategy, long generation) {
+        refresh(generation);
+        if (strategy == QueueingStrategy.STRICT_FIFO) {
+            if (strictBlockedGeneration == generation || active.isEmpty()) return null;
+            return active.pollFirst();
+        }
+        while (!active.isEmpty()) {
+            WorkloadEntry head = active.pollFirst();
+            if (isKnownMisfit(head)) {
+                parked.add(head);
+                continue;
+            }
+            return head;
+        }
+        return null;
+    }
+
+    /** The head was admitted, or needs another look next cycle (for example after preempting). */
+    void putBack(WorkloadEntry entry) {
+        active.add(entry);
+    }
+
+    /** The head does not fit now. */
+    void park(WorkloadEntry entry, QueueingStrategy strategy, long generation, boolean quotaOnlyMisfit) {
+        if (strategy == QueueingStrategy.STRICT_FIFO) {
+            strictBlockedGeneration = generation;
+            active.add(entry);
+            return;
+        }
+        parked.add(entry);
+        if (quotaOnlyMisfit && isSimpleShape(entry)) knownMisfits.add(entry);
+    }
+
+    private boolean isKnownMisfit(WorkloadEntry candidate) {
+        if (knownMisfits.isEmpty() || !isSimpleShape(candidate)) return false;
+        PodSetRequest wanted = candidate.request.podSets().get(0);
+        for (WorkloadEntry misfit : knownMisfits) {
+            PodSetRequest failed = misfit.request.podSets().get(0);
+            if (candidate.request.priority() <= misfit.request.priority()
+                    && sameShape(wanted, failed)
+                    && atLeast(wanted, failed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isSimpleShape(WorkloadEntry entry) {
+        return entry.request.podSets().size() == 1 && entry.request.podSets().get(0).minCount() == null;
+    }
+
+    private static boolean sameShape(PodSetRequest a, PodSetRequest b) {
+        return a.perPodRequests().keySet().equals(b.perPodRequests().keySet())
+                && a.nodeSelector().equals(b.nodeSelector())
+                && a.requiredNodeAffinity().equals(b.requiredNodeAffinity())
+                && a.tolerations().equals(b.tolerations());
+    }
+
+    private static boolean atLeast(PodSetRequest wanted, PodSetRequest failed) {
+        if (wanted.count() < failed.count()) return false;
+        for (Map.Entry<String, Long> request : failed.perPodRequests().entrySet()) {
+            if (wanted.perPodRequests().get(request.getKey()) < request.getValue()) return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,229 @@
+package dev.berth.manager.core;
+
+import dev.berth.manager.model.ClusterQueueSpec;
+import dev.berth.manager.model.FlavorResource;
+import dev.berth.manager.model.PodSetRequest;
+import dev.berth.manager.model.WorkloadRequest;
+import dev.berth.manager.scheduling.AdmittedWorkload;
+import dev.berth.manager.scheduling.FitMode;
+import dev.berth.manager.scheduling.FlavorAssigner;
+import dev.berth.manager.scheduling.FlavorAssignment;
+import dev.berth.manager.scheduling.PreemptionPlanner;
+import dev.berth.manager.scheduling.PreemptionRequest;
+import dev.berth.manager.scheduling.PreemptionTarget;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One scheduling cycle, with Kueue's steps: 1. take the head of every active ClusterQueue;
+ * 2. nominate: assign flavors and, where needed, plan preemptions; 3. order the nominations
+ * (non-borrowing first, then priority, then queue time; by dominant resource share under fair
+ * sharing); 4. admit or preempt, re-checking each against what earlier entries of this cycle took;
+ * 5. requeue the rest.
+ */
+final class SchedulingCycle {
+    /** What the cycle asks the controller to do; the controller applies it and undoes it on a failed write. */
+    interface Effects {
+        boolean admit(WorkloadEntry entry, FlavorAssignment assignment);
+
+        void preempt(WorkloadEntry preemptor, List<PreemptionTarget> targets);
+
+        void stillPending(WorkloadEntry entry, String message);
+    }
+
+    record Outcome(int nominated, int admitted, int preempted) {
+        boolean madeProgress() {
+            return admitted > 0 || preempted > 0;
+        }
+    }
+
+    private final ClusterState state;
+    private final SchedulerOptions options;
+    private final Effects effects;
+
+    SchedulingCycle(ClusterState state, SchedulerOptions options, Effects effects) {
+        this.state = state;
+        this.options = options;
+        this.effects = effects;
+    }
+
+    Outcome run() {
+        List<Nomination> nominations = new ArrayList<>();
+        for (Map.Entry<String, PendingQueue> queue : state.pending.entrySet()) {
+            ClusterQueueSpec spec = state.clusterQueues.get(queue.getKey());
+            long generation = state.generation(spec.name());
+            WorkloadEntry head = queue.getValue().pollHead(spec.queueingStrategy(), generation);
+            if (head != null) nominations.add(nominate(spec, head, generation));
+        }
+        if (nominations.isEmpty()) return new Outcome(0, 0, 0);
+        nominations.sort(order());
+
+        int admitted = 0;
+        int preempted = 0;
+        Set<String> rootsWithPreemption = new HashSet<>();
+        Set<dev.berth.manager.model.WorkloadKey> victimsThisCycle = new HashSet<>();
+        for (Nomination nomination : nominations) {
+            WorkloadEntry entry = nomination.entry;
+            PendingQueue queue = state.pending.get(nomination.queue.name());
+            String root = state.quota.rootOf(nomination.queue.name());
+            if (nomination.assignment.mode() == FitMode.FIT) {
+                if (state.quota.fits(nomination.queue.name(), nomination.assignment.usage(), true)
+                        && effects.admit(entry, nomination.assignment)) {
+                    admitted++;
+                } else {
+                    queue.putBack(entry);
+                }
+            } else if (!nomination.targets.isEmpty()) {
+                boolean overlaps = rootsWithPreemption.contains(root)
+                        || nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
+                queue.putBack(entry);
+                if (!overlaps) {
+                    rootsWithPreemption.add(root);
+                    nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
+                    effects.preempt(entry, nomination.targets);
+                    preempted += nomination.targets.size();
+                }
+            } else {
+                effects.stillPending(entry, nomination.message);
+                queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
+            }
+        }
+        return new Outcome(nominations.size(), admitted, preempted);
+    }
+
+    private Comparator<Nomination> order() {
+        Comparator<Nomination> byPriorityThenTime = Comparator
+                .comparingInt((Nomination n) -> -n.entry.request.priority())
+                .thenComparingLong(n -> n.entry.queueOrderMillis)
+                .thenComparing(n -> n.entry.key());
+        if (options.fairSharing()) {
+            return Comparator.comparingInt((Nomination n) -> n.share).thenComparing(byPriorityThenTime);
+        }
+        return Comparator.comparing((Nomination n) -> n.assignment.borrows()).thenComparing(byPriorityThenTime);
+    }
+
+    private Nomination nominate(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
+        if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
+            return Nomination.misfit(queue, entry, generation, "Workload namespace doesn't match ClusterQueue selector", false);
+        }
+        FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota, options.fairSharing());
+        FlavorAssignment full = assigner.assign(entry.request);
+        if (full.mode() == FitMode.FIT) return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full));
+        if (full.mode() == FitMode.PREEMPT) {
+            List<PreemptionTarget> targets = planPreemption(queue, entry, full);
+            if (!targets.isEmpty()) return Nomination.of(queue, entry, generation, full, targets, share(queue, full));
+        }
+        FlavorAssignment partial = PartialAdmission.largestFitting(assigner, entry.request);
+        if (partial != null) return Nomination.of(queue, entry, generation, partial, List.of(), share(queue, partial));
+        String message = full.message();
+        if (full.mode() == FitMode.PREEMPT) {
+            message = message + ". Pending the preemption of workloads that the ClusterQueue's preemption policies do not allow";
+        }
+        return Nomination.misfit(queue, entry, generation, message, true);
+    }
+
+    private int share(ClusterQueueSpec queue, FlavorAssignment assignment) {
+        return options.fairSharing() ? state.quota.dominantResourceShare(queue.name(), assignment.usage()) : 0;
+    }
+
+    private List<PreemptionTarget> planPreemption(ClusterQueueSpec queue, WorkloadEntry entry, FlavorAssignment assignment) {
+        Map<FlavorResource, Long> usage = assignment.usage();
+        Set<FlavorResource> short_ = new HashSet<>();
+        for (Map.Entry<FlavorResource, Long> wanted : usage.entrySet()) {
+            if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
+        }
+        List<AdmittedWorkload> admitted = new ArrayList<>();
+        List<String> queues = state.quota.hasCohort(queue.name()) ? state.quota.clusterQueuesInTree(queue.name()) : List.of(queue.name());
+        for (String name : queues) {
+            for (WorkloadEntry holder : state.reservedByQueue.getOrDefault(name, Set.of())) {
+                admitted.add(new AdmittedWorkload(holder.key(), name, holder.request.priority(),
+                        holder.request.creationMillis(), holder.reservedAtMillis, holder.usage));
+            }
+        }
+        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(), usage, short_);
+        return new PreemptionPlanner(state.quota, options).plan(request, admitted);
+    }
+
+    private static final class Nomination {
+        final ClusterQueueSpec queue;
+        final WorkloadEntry entry;
+        final long generation;
+        final FlavorAssignment assignment;
+        final List<PreemptionTarget> targets;
+        final String message;
+        final boolean quotaOnly;
+        final int share;
+
+        private Nomination(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
+                           List<PreemptionTarget> targets, String message, boolean quotaOnly, int share) {
+            this.queue = queue;
+            this.entry = entry;
+            this.generation = generation;
+            this.assignment = assignment;
+            this.targets = targets;
+            this.message = message;
+            this.quotaOnly = quotaOnly;
+            this.share = share;
+        }
+
+        static Nomination of(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
+                             List<PreemptionTarget> targets, int share) {
+            return new Nomination(queue, entry, generation, assignment, targets, null, false, share);
+        }
+
+        static Nomination misfit(ClusterQueueSpec queue, WorkloadEntry entry, long generation, String message, boolean quotaOnly) {
+            return new Nomination(queue, entry, generation, new FlavorAssignment(FitMode.NO_FIT, false, List.of()),
+                    List.of(), message, quotaOnly, Integer.MAX_VALUE);
+        }
+    }
+
+    /** Kueue's partial admission: the largest counts, down to each pod set's minCount, that fit without preemption. */
+    static final class PartialAdmission {
+        private PartialAdmission() {}
+
+        static FlavorAssignment largestFitting(FlavorAssigner assigner, WorkloadRequest request) {
+            List<PodSetRequest> podSets = request.podSets();
+            boolean reducible = podSets.stream().anyMatch(p -> p.minCount() != null && p.minCount() < p.count());
+            if (!reducible) return null;
+            int steps = 0;
+            for (PodSetRequest podSet : podSets) {
+                if (podSet.minCount() != null) steps = Math.max(steps, podSet.count() - podSet.minCount());
+            }
+            int low = 0;
+            int high = steps - 1;
+            FlavorAssignment best = null;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                FlavorAssignment attempt = assigner.assign(request, countsAt(podSets, mid, steps));
+                if (attempt.mode() == FitMode.FIT) {
+                    best = attempt;
+                    low = mid + 1;
+                } else {
+                    high = mid - 1;
+                }
+            }
+            return best;
+        }
+
+        private static int[] countsAt(List<PodSetRequest> podSets, int step, int steps) {
+            int[] counts = new int[podSets.size()];
+            for (int i = 0; i < counts.length; i++) {
+                PodSetRequest podSet = podSets.get(i);
+                if (podSet.minCount() == null) {
+                    counts[i] = podSet.count();
+                } else {
+                    long range = podSet.count() - podSet.minCount();
+                    counts[i] = (int) (podSet.minCount() + range * step / steps);
+                }
+            }
+            return counts;
+        }
+    }
+
+}

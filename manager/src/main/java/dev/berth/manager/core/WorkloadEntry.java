@@ -1,0 +1,51 @@
+package dev.berth.manager.core;
+
+import dev.berth.manager.model.Admission;
+import dev.berth.manager.model.FlavorResource;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.model.WorkloadRequest;
+import java.util.Comparator;
+import java.util.Map;
+
+/** The controller's bookkeeping for one workload. Mutable; confined to the controller's thread. */
+final class WorkloadEntry {
+    /** Kueue's queue order: higher priority first, then earlier queue time, then name. */
+    static final Comparator<WorkloadEntry> QUEUE_ORDER = Comparator
+            .comparingInt((WorkloadEntry e) -> -e.request.priority())
+            .thenComparingLong(e -> e.queueOrderMillis)
+            .thenComparing(e -> e.request.key());
+
+    WorkloadRequest request;
+    boolean active;
+    WorkloadStatus status;
+    /** Non-null while the workload holds quota. */
+    Admission admission;
+    Map<FlavorResource, Long> usage;
+    String clusterQueue;
+    long reservedAtMillis;
+    long queueOrderMillis;
+    long finishedAtMillis;
+    boolean finished;
+    /** The LocalQueue key (namespace/name) the workload is accounted to. */
+    String localQueueKey;
+
+    WorkloadEntry(WorkloadRequest request, boolean active, WorkloadStatus status) {
+        this.request = request;
+        this.active = active;
+        this.status = status;
+        this.queueOrderMillis = request.creationMillis();
+        this.localQueueKey = request.key().namespace() + "/" + request.queueName();
+    }
+
+    WorkloadKey key() {
+        return request.key();
+    }
+
+    boolean holdsQuota() {
+        return admission != null;
+    }
+
+    boolean isAdmitted() {
+        return admission != null && status.isTrue(dev.berth.protocol.Conditions.ADMITTED);
+    }
+}

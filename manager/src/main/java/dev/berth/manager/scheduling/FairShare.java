@@ -1,0 +1,37 @@
+package dev.berth.manager.scheduling;
+
+import dev.berth.manager.model.FlavorResource;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Kueue's dominant resource share (DRS), the measure fair sharing orders and preempts by. */
+final class FairShare {
+    private FairShare() {}
+
+    static int dominantResourceShare(QuotaNode node, Map<FlavorResource, Long> extra) {
+        if (node.parent == null) return 0;
+        Map<String, Long> borrowed = new HashMap<>();
+        for (Map.Entry<FlavorResource, Long> quota : node.subtreeQuota.entrySet()) {
+            FlavorResource fr = quota.getKey();
+            long amount = extra.getOrDefault(fr, 0L) + node.usage(fr) - quota.getValue();
+            if (amount > 0) borrowed.merge(fr.resource(), amount, Long::sum);
+        }
+        for (Map.Entry<FlavorResource, Long> added : extra.entrySet()) {
+            if (!node.subtreeQuota.containsKey(added.getKey()) && added.getValue() > 0) {
+                borrowed.merge(added.getKey().resource(), added.getValue() + node.usage(added.getKey()), Long::sum);
+            }
+        }
+        if (borrowed.isEmpty()) return 0;
+        if (node.fairWeight <= 0) return Integer.MAX_VALUE;
+        Map<String, Long> lendable = new HashMap<>();
+        for (Map.Entry<FlavorResource, Long> quota : node.parent.subtreeQuota.entrySet()) {
+            lendable.merge(quota.getKey().resource(), quota.getValue(), Long::sum);
+        }
+        long share = 0;
+        for (Map.Entry<String, Long> entry : borrowed.entrySet()) {
+            long pool = lendable.getOrDefault(entry.getKey(), 0L);
+            if (pool > 0) share = Math.max(share, entry.getValue() * 1000 / pool);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.round(share / node.fairWeight));
+    }
+}

@@ -1,0 +1,170 @@
+package dev.berth.manager.scheduling;
+
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.model.PreemptionPolicy;
+import dev.berth.protocol.Conditions.Reasons;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Kueue's preemption: find candidates allowed by the queue's policies, then the smallest set of
+ * them whose eviction lets the pending workload fit (remove candidates in order until it fits, then
+ * add back every one it can do without). With fair sharing on, victims are chosen by dominant
+ * resource share under the configured strategies instead.
+ *
+ * <p>The planner works on the quota tree it is given and leaves it exactly as it found it.
+ */
+public final class PreemptionPlanner {
+    private final QuotaTree quota;
+    private final SchedulerOptions options;
+
+    public PreemptionPlanner(QuotaTree quota, SchedulerOptions options) {
+        this.quota = quota;
+        this.options = options;
+    }
+
+    public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        List<AdmittedWorkload> candidates = candidates(request, admitted);
+        if (candidates.isEmpty()) return List.of();
+        if (options.fairSharing() && quota.hasCohort(request.queue().name())) {
+            return new FairPreemption(quota, options.preemptionStrategies()).plan(request, candidates);
+        }
+        return classic(request, candidates);
+    }
+
+    private List<PreemptionTarget> classic(PreemptionRequest request, List<AdmittedWorkload> candidates) {
+        String queue = request.queue().name();
+        List<AdmittedWorkload> sameQueue = candidates.stream().filter(c -> c.clusterQueue().equals(queue)).toList();
+        if (sameQueue.size() == candidates.size()) return minimal(request, candidates, true, null);
+
+        var preemption = request.queue().preemption();
+        if (preemption.borrowWithinCohortPolicy() != PreemptionPolicy.NEVER) {
+            Integer threshold = preemption.borrowWithinCohortMaxPriorityThreshold();
+            int allowBorrowingBelow = threshold == null ? request.priority() : Math.min(request.priority(), threshold + 1);
+            return minimal(request, candidates, true, allowBorrowingBelow);
+        }
+        if (underNominalWhereShort(request)) {
+            List<PreemptionTarget> targets = minimal(request, candidates, false, null);
+            if (!targets.isEmpty()) return targets;
+        }
+        return minimal(request, sameQueue, true, null);
+    }
+
+    private boolean underNominalWhereShort(PreemptionRequest request) {
+        String queue = request.queue().name();
+        return request.needingPreemption().stream().allMatch(fr -> quota.usage(queue, fr) < quota.nominal(queue, fr));
+    }
+
+    private List<PreemptionTarget> minimal(PreemptionRequest request, List<AdmittedWorkload> candidates,
+                                           boolean allowBorrowing, Integer allowBorrowingBelowPriority) {
+        String queue = request.queue().name();
+        List<AdmittedWorkload> removed = new ArrayList<>();
+        boolean fits = false;
+        boolean borrowingAllowed = allowBorrowing;
+        for (AdmittedWorkload candidate : candidates) {
+            boolean sameQueue = candidate.clusterQueue().equals(queue);
+            if (!sameQueue && !quota.isBorrowing(candidate.clusterQueue(), request.needingPreemption())) continue;
+            if (!sameQueue && allowBorrowingBelowPriority != null && candidate.priority() >= allowBorrowingBelowPriority) {
+                borrowingAllowed = false;
+            }
+            quota.removeUsage(candidate.clusterQueue(), candidate.usage());
+            removed.add(candidate);
+            if (quota.fits(queue, request.usage(), borrowingAllowed)) {
+                fits = true;
+                break;
+            }
+        }
+        if (!fits) {
+            restore(removed);
+            return List.of();
+        }
+        List<AdmittedWorkload> needed = fillBack(request, removed, borrowingAllowed);
+        restore(needed);
+        boolean preemptorBorrows = quota.hasCohort(queue) && request.usage().entrySet().stream()
+                .anyMatch(e -> quota.borrowingWith(queue, e.getKey(), e.getValue()));
+        return needed.stream().map(victim -> new PreemptionTarget(victim, reason(victim, queue, preemptorBorrows))).toList();
+    }
+
+    /** Adds back, newest removal first, every victim the pending workload can fit without. */
+    static List<AdmittedWorkload> fillBack(QuotaTree quota, PreemptionRequest request, List<AdmittedWorkload> removed, boolean allowBorrowing) {
+        List<AdmittedWorkload> needed = new ArrayList<>(removed);
+        String queue = request.queue().name();
+        for (int i = needed.size() - 2; i >= 0; i--) {
+            AdmittedWorkload candidate = needed.get(i);
+            quota.addUsage(candidate.clusterQueue(), candidate.usage());
+            if (quota.fits(queue, request.usage(), allowBorrowing)) {
+                needed.remove(i);
+            } else {
+                quota.removeUsage(candidate.clusterQueue(), candidate.usage());
+            }
+        }
+        return needed;
+    }
+
+    private List<AdmittedWorkload> fillBack(PreemptionRequest request, List<AdmittedWorkload> removed, boolean allowBorrowing) {
+        return fillBack(quota, request, removed, allowBorrowing);
+    }
+
+    private void restore(List<AdmittedWorkload> removed) {
+        for (AdmittedWorkload workload : removed) quota.addUsage(workload.clusterQueue(), workload.usage());
+    }
+
+    private static String reason(AdmittedWorkload victim, String queue, boolean preemptorBorrows) {
+        if (victim.clusterQueue().equals(queue)) return Reasons.IN_CLUSTER_QUEUE;
+        return preemptorBorrows ? Reasons.IN_COHORT_RECLAIM_WHILE_BORROWING : Reasons.IN_COHORT_RECLAMATION;
+    }
+
+    /** Candidates allowed by the policies, ordered as Kueue orders them: other queues first, lower priority, newest. */
+    private List<AdmittedWorkload> candidates(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        String queue = request.queue().name();
+        var preemption = request.queue().preemption();
+        boolean inCohort = quota.hasCohort(queue);
+        String root = quota.rootOf(queue);
+        List<AdmittedWorkload> candidates = new ArrayList<>();
+        for (AdmittedWorkload workload : admitted) {
+            if (!usesAny(workload, request)) continue;
+            if (workload.clusterQueue().equals(queue)) {
+                if (allowedWithinQueue(preemption.withinClusterQueue(), workload, request)) candidates.add(workload);
+            } else if (inCohort && quota.hasClusterQueue(workload.clusterQueue())
+                    && root.equals(quota.rootOf(workload.clusterQueue()))
+                    && allowedInCohort(preemption.reclaimWithinCohort(), workload, request)) {
+                candidates.add(workload);
+            }
+        }
+        candidates.sort(Comparator
+                .comparing((AdmittedWorkload w) -> w.clusterQueue().equals(queue))
+                .thenComparingInt(AdmittedWorkload::priority)
+                .thenComparing(Comparator.comparingLong(AdmittedWorkload::reservedAtMillis).reversed())
+                .thenComparing(AdmittedWorkload::key));
+        return candidates;
+    }
+
+    private static boolean usesAny(AdmittedWorkload workload, PreemptionRequest request) {
+        for (var fr : request.needingPreemption()) {
+            if (workload.usage().getOrDefault(fr, 0L) > 0) return true;
+        }
+        return false;
+    }
+
+    private static boolean allowedWithinQueue(PreemptionPolicy policy, AdmittedWorkload victim, PreemptionRequest request) {
+        return switch (policy) {
+            case LOWER_PRIORITY -> victim.priority() < request.priority();
+            case LOWER_OR_NEWER_EQUAL_PRIORITY -> victim.priority() < request.priority()
+                    || (victim.priority() == request.priority() && victim.creationMillis() > request.creationMillis());
+            case ANY -> true;
+            case NEVER -> false;
+        };
+    }
+
+    private static boolean allowedInCohort(PreemptionPolicy policy, AdmittedWorkload victim, PreemptionRequest request) {
+        return switch (policy) {
+            case ANY -> true;
+            case LOWER_PRIORITY -> victim.priority() < request.priority();
+            case LOWER_OR_NEWER_EQUAL_PRIORITY -> victim.priority() < request.priority()
+                    || (victim.priority() == request.priority() && victim.creationMillis() > request.creationMillis());
+            case NEVER -> false;
+        };
+    }
+}

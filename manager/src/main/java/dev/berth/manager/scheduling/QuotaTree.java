@@ -1,0 +1,269 @@
+package dev.berth.manager.scheduling;
+
+import dev.berth.manager.model.ClusterQueueSpec;
+import dev.berth.manager.model.CohortSpec;
+import dev.berth.manager.model.FlavorQuotas;
+import dev.berth.manager.model.FlavorResource;
+import dev.berth.manager.model.ResourceGroup;
+import dev.berth.manager.model.ResourceQuota;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Quota arithmetic over the cohort tree, with Kueue's semantics for nominal quota, borrowing limits
+ * and lending limits on ClusterQueues and Cohorts. Usage is kept per node and propagated upwards:
+ * a node's usage beyond its guaranteed (non-lendable) quota is usage of its parent.
+ *
+ * <p>The tree is the scheduler's cache. Decisions read it through {@link #available},
+ * {@link #potentialAvailable} and {@link #borrowingWith}; the cycle applies an admission with
+ * {@link #addUsage} and undoes it with {@link #removeUsage}.
+ */
+public final class QuotaTree {
+    private final Map<String, QuotaNode> clusterQueues = new HashMap<>();
+    private final Map<String, QuotaNode> cohorts = new HashMap<>();
+    private final Set<String> queuesInCycles = new HashSet<>();
+
+    private QuotaTree() {}
+
+    /** Builds the tree. Cohorts named by a ClusterQueue or a parentName but never declared exist implicitly. */
+    public static QuotaTree build(Collection<ClusterQueueSpec> queues, Collection<CohortSpec> declaredCohorts) {
+        QuotaTree tree = new QuotaTree();
+        Map<String, CohortSpec> cohortSpecs = new HashMap<>();
+        for (CohortSpec cohort : declaredCohorts) cohortSpecs.put(cohort.name(), cohort);
+        for (ClusterQueueSpec queue : queues) {
+            if (queue.cohort() != null) cohortSpecs.putIfAbsent(queue.cohort(), CohortSpec.implicit(queue.cohort()));
+        }
+        for (CohortSpec cohort : List.copyOf(cohortSpecs.values())) {
+            if (cohort.parent() != null) cohortSpecs.putIfAbsent(cohort.parent(), CohortSpec.implicit(cohort.parent()));
+        }
+        for (CohortSpec cohort : cohortSpecs.values()) {
+            tree.cohorts.put(cohort.name(), new QuotaNode(cohort.name(), false, quotasOf(cohort.resourceGroups()), cohort.fairSharingWeight()));
+        }
+        for (CohortSpec cohort : cohortSpecs.values()) {
+            if (cohort.parent() != null) link(tree.cohorts.get(cohort.parent()), tree.cohorts.get(cohort.name()));
+        }
+        Set<QuotaNode> cyclic = tree.cohortsInCycles();
+        for (ClusterQueueSpec queue : queues) {
+            QuotaNode node = new QuotaNode(queue.name(), true, quotasOf(queue.resourceGroups()), queue.fairSharingWeight());
+            tree.clusterQueues.put(queue.name(), node);
+            if (queue.cohort() != null) {
+                QuotaNode cohort = tree.cohorts.get(queue.cohort());
+                if (cyclic.contains(cohort)) {
+                    tree.queuesInCycles.add(queue.name());
+                } else {
+                    link(cohort, node);
+                }
+            }
+        }
+        for (QuotaNode cohort : tree.cohorts.values()) {
+            if (cohort.parent == null && !cyclic.contains(cohort)) computeSubtreeQuota(cohort);
+        }
+        for (QuotaNode queue : tree.clusterQueues.values()) {
+            if (queue.parent == null) computeSubtreeQuota(queue);
+        }
+        return tree;
+    }
+
+    private static void link(QuotaNode parent, QuotaNode child) {
+        child.parent = parent;
+        parent.children.add(child);
+    }
+
+    private Set<QuotaNode> cohortsInCycles() {
+        Set<QuotaNode> cyclic = new HashSet<>();
+        for (QuotaNode start : cohorts.values()) {
+            Set<QuotaNode> seen = new HashSet<>();
+            QuotaNode node = start;
+            while (node != null && seen.add(node)) node = node.parent;
+            if (node != null) cyclic.add(start);
+        }
+        return cyclic;
+    }
+
+    private static Map<FlavorResource, ResourceQuota> quotasOf(List<ResourceGroup> groups) {
+        Map<FlavorResource, ResourceQuota> quotas = new LinkedHashMap<>();
+        for (ResourceGroup group : groups) {
+            for (FlavorQuotas flavor : group.flavors()) {
+                for (ResourceQuota quota : flavor.resources()) {
+                    quotas.put(new FlavorResource(flavor.flavor(), quota.resource()), quota);
+                }
+            }
+        }
+        return quotas;
+    }
+
+    private static void computeSubtreeQuota(QuotaNode node) {
+        node.subtreeQuota.clear();
+        for (Map.Entry<FlavorResource, ResourceQuota> quota : node.quotas.entrySet()) {
+            node.subtreeQuota.put(quota.getKey(), quota.getValue().nominal());
+        }
+        for (QuotaNode child : node.children) {
+            computeSubtreeQuota(child);
+            for (Map.Entry<FlavorResource, Long> childQuota : child.subtreeQuota.entrySet()) {
+                long lendable = childQuota.getValue() - child.guaranteedQuota(childQuota.getKey());
+                node.subtreeQuota.merge(childQuota.getKey(), lendable, Long::sum);
+            }
+        }
+    }
+
+    /** A ClusterQueue whose cohort sits in a parent cycle: Kueue leaves such queues inactive. */
+    public boolean inCohortCycle(String clusterQueue) {
+        return queuesInCycles.contains(clusterQueue);
+    }
+
+    public boolean hasClusterQueue(String clusterQueue) {
+        return clusterQueues.containsKey(clusterQueue);
+    }
+
+    /** True when the ClusterQueue belongs to a cohort, so it can borrow and lend. */
+    public boolean hasCohort(String clusterQueue) {
+        return node(clusterQueue).parent != null;
+    }
+
+    /** The name of the root cohort of the queue's tree, or the queue itself when it has no cohort. */
+    public String rootOf(String clusterQueue) {
+        QuotaNode root = node(clusterQueue).root();
+        return root.clusterQueue ? "cq:" + root.name : root.name;
+    }
+
+    /** How much more of a flavor-resource the ClusterQueue can use now, borrowing included. */
+    public long available(String clusterQueue, FlavorResource fr) {
+        return Math.max(0, available(node(clusterQueue), fr));
+    }
+
+    private static long available(QuotaNode node, FlavorResource fr) {
+        if (node.parent == null) return node.subtreeQuota(fr) - node.usage(fr);
+        long guaranteed = node.guaranteedQuota(fr);
+        long localAvailable = Math.max(0, guaranteed - node.usage(fr));
+        long parentAvailable = available(node.parent, fr);
+        Long borrowingLimit = node.borrowingLimit(fr);
+        if (borrowingLimit != null) {
+            long storedInParent = node.subtreeQuota(fr) - guaranteed;
+            long usedInParent = Math.max(0, node.usage(fr) - guaranteed);
+            long withMaxFromParent = storedInParent - usedInParent + borrowingLimit;
+            parentAvailable = Math.min(withMaxFromParent, parentAvailable);
+        }
+        return localAvailable + parentAvailable;
+    }
+
+    /** The most the ClusterQueue could ever use if nothing else in its cohort used anything. */
+    public long potentialAvailable(String clusterQueue, FlavorResource fr) {
+        return potentialAvailable(node(clusterQueue), fr);
+    }
+
+    private static long potentialAvailable(QuotaNode node, FlavorResource fr) {
+        if (node.parent == null) return node.subtreeQuota(fr);
+        long potential = node.guaranteedQuota(fr) + potentialAvailable(node.parent, fr);
+        Long borrowingLimit = node.borrowingLimit(fr);
+        if (borrowingLimit != null) potential = Math.min(potential, node.subtreeQuota(fr) + borrowingLimit);
+        return potential;
+    }
+
+    /** Would using {@code amount} more put the ClusterQueue above its nominal quota? */
+    public boolean borrowingWith(String clusterQueue, FlavorResource fr, long amount) {
+        QuotaNode node = node(clusterQueue);
+        return node.usage(fr) + amount > node.subtreeQuota(fr);
+    }
+
+    /** True when the ClusterQueue uses more than its nominal quota of any of these flavor-resources. */
+    public boolean isBorrowing(String clusterQueue, Collection<FlavorResource> frs) {
+        QuotaNode node = node(clusterQueue);
+        if (node.parent == null) return false;
+        for (FlavorResource fr : frs) {
+            if (node.usage(fr) > node.subtreeQuota(fr)) return true;
+        }
+        return false;
+    }
+
+    public long usage(String clusterQueue, FlavorResource fr) {
+        return node(clusterQueue).usage(fr);
+    }
+
+    public long nominal(String clusterQueue, FlavorResource fr) {
+        return node(clusterQueue).nominal(fr);
+    }
+
+    public Long borrowingLimit(String clusterQueue, FlavorResource fr) {
+        return node(clusterQueue).borrowingLimit(fr);
+    }
+
+    public Long lendingLimit(String clusterQueue, FlavorResource fr) {
+        ResourceQuota quota = node(clusterQueue).quotas.get(fr);
+        return quota == null ? null : quota.lendingLimit();
+    }
+
+    /** The flavor-resources this ClusterQueue defines quota for, in spec order. */
+    public Set<FlavorResource> flavorResources(String clusterQueue) {
+        return node(clusterQueue).quotas.keySet();
+    }
+
+    /** Does {@code usage} fit the queue now? With allowBorrowing false, no resource may exceed nominal. */
+    public boolean fits(String clusterQueue, Map<FlavorResource, Long> usage, boolean allowBorrowing) {
+        for (Map.Entry<FlavorResource, Long> entry : usage.entrySet()) {
+            if (!allowBorrowing && borrowingWith(clusterQueue, entry.getKey(), entry.getValue())) return false;
+            if (entry.getValue() > available(clusterQueue, entry.getKey())) return false;
+        }
+        return true;
+    }
+
+    public void addUsage(String clusterQueue, Map<FlavorResource, Long> usage) {
+        QuotaNode node = node(clusterQueue);
+        for (Map.Entry<FlavorResource, Long> entry : usage.entrySet()) changeUsage(node, entry.getKey(), entry.getValue());
+    }
+
+    public void removeUsage(String clusterQueue, Map<FlavorResource, Long> usage) {
+        QuotaNode node = node(clusterQueue);
+        for (Map.Entry<FlavorResource, Long> entry : usage.entrySet()) changeUsage(node, entry.getKey(), -entry.getValue());
+    }
+
+    private static void changeUsage(QuotaNode node, FlavorResource fr, long delta) {
+        long before = node.usage(fr);
+        long after = before + delta;
+        if (after == 0) node.usage.remove(fr); else node.usage.put(fr, after);
+        if (node.parent != null) {
+            long guaranteed = node.guaranteedQuota(fr);
+            long parentDelta = Math.max(0, after - guaranteed) - Math.max(0, before - guaranteed);
+            if (parentDelta != 0) changeUsage(node.parent, fr, parentDelta);
+        }
+    }
+
+    /**
+     * Kueue's dominant resource share of a ClusterQueue (or the cohort it is in) with extra usage:
+     * the largest borrowed fraction of the parent's lendable quota over all resources, times 1000,
+     * divided by the fair-sharing weight. Zero when nothing is borrowed; the maximum int when the
+     * weight is zero and something is borrowed.
+     */
+    public int dominantResourceShare(String clusterQueue, Map<FlavorResource, Long> extra) {
+        return FairShare.dominantResourceShare(node(clusterQueue), extra);
+    }
+
+    /** The ClusterQueues under the same root cohort, this one included. */
+    public List<String> clusterQueuesInTree(String clusterQueue) {
+        List<String> names = new java.util.ArrayList<>();
+        collectQueues(node(clusterQueue).root(), names);
+        return names;
+    }
+
+    private static void collectQueues(QuotaNode node, List<String> into) {
+        if (node.clusterQueue) into.add(node.name);
+        for (QuotaNode child : node.children) collectQueues(child, into);
+    }
+
+    /** The lending/borrowing relationship of the queue's cohort path, for explanations: names from the queue up. */
+    public List<String> ancestry(String clusterQueue) {
+        List<String> names = new java.util.ArrayList<>();
+        for (QuotaNode node = node(clusterQueue); node != null; node = node.parent) names.add(node.name);
+        return names;
+    }
+
+    private QuotaNode node(String clusterQueue) {
+        QuotaNode node = clusterQueues.get(clusterQueue);
+        if (node == null) throw new IllegalArgumentException("unknown ClusterQueue " + clusterQueue);
+        return node;
+    }
+}

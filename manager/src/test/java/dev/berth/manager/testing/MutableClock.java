@@ -1,0 +1,35 @@
+package dev.berth.manager.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock tests move by hand. */
+public final class MutableClock extends Clock {
+    private Instant now;
+
+    public MutableClock(Instant start) {
+        this.now = start;
+    }
+
+    public void advance(Duration duration) {
+        now = now.plus(duration);
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+}
