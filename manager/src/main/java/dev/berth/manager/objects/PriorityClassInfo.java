@@ -1,5 +1,5 @@
 package dev.berth.manager.objects;
 
-/** A WorkloadPriorityClass or PriorityClass as the scheduler needs it: its value, and whether it is the default. */
+/** A scheduling.k8s.io PriorityClass as priority resolution needs it. */
 public record PriorityClassInfo(String name, int value, boolean globalDefault) {
 }

@@ -1,0 +1,99 @@
+package dev.berth.manager.objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.model.InvalidQuantityException;
+import dev.berth.manager.model.Quantity;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one pod of a pod spec requests, computed as Kubernetes does (and Kueue after it): the sum of
+ * the containers, at least the largest init container (sidecars, init containers with
+ * restartPolicy Always, keep running and so add to everything after them), plus the pod overhead.
+ * A resource with a limit but no request requests its limit, as the API server defaults it.
+ */
+public final class PodRequests {
+    private static final String SIDECAR_RESTART_POLICY = "Always";
+
+    private PodRequests() {}
+
+    /**
+     * Effective per-pod requests in canonical units, without the implicit {@code pods} resource and
+     * without zero amounts. Unreadable quantities add a cause under {@code fieldPath} to {@code into}.
+     */
+    public static Map<String, Long> perPod(ObjectNode podSpec, String fieldPath, List<FieldCause> into) {
+        Map<String, Long> total = new TreeMap<>();
+        JsonNode containers = podSpec.path("containers");
+        for (int i = 0; i < containers.size(); i++) {
+            addInto(total, containerRequests(containers.get(i), fieldPath + ".containers[" + i + "]", into));
+        }
+
+        Map<String, Long> runningSidecars = new TreeMap<>();
+        Map<String, Long> largestInit = new TreeMap<>();
+        JsonNode initContainers = podSpec.path("initContainers");
+        for (int i = 0; i < initContainers.size(); i++) {
+            JsonNode container = initContainers.get(i);
+            Map<String, Long> requests = containerRequests(container, fieldPath + ".initContainers[" + i + "]", into);
+            Map<String, Long> whileRunning;
+            if (SIDECAR_RESTART_POLICY.equals(container.path("restartPolicy").asText())) {
+                addInto(total, requests);
+                addInto(runningSidecars, requests);
+                whileRunning = new TreeMap<>(runningSidecars);
+            } else {
+                whileRunning = new TreeMap<>(requests);
+                addInto(whileRunning, runningSidecars);
+            }
+            maxInto(largestInit, whileRunning);
+        }
+        maxInto(total, largestInit);
+        addInto(total, quantities(podSpec.path("overhead"), fieldPath + ".overhead", into));
+        total.values().removeIf(amount -> amount == 0L);
+        return total;
+    }
+
+    /** A container's requests, a limit standing in for each missing request. */
+    static Map<String, Long> containerRequests(JsonNode container, String containerPath, List<FieldCause> into) {
+        JsonNode resources = container.path("resources");
+        Map<String, Long> requests = quantities(resources.path("requests"), containerPath + ".resources.requests", into);
+        Map<String, Long> limits = quantities(resources.path("limits"), containerPath + ".resources.limits", into);
+        for (Map.Entry<String, Long> limit : limits.entrySet()) requests.putIfAbsent(limit.getKey(), limit.getValue());
+        return requests;
+    }
+
+    /** A resource list (requests, limits, overhead) in canonical units; numbers and strings are both read. */
+    static Map<String, Long> quantities(JsonNode list, String listPath, List<FieldCause> into) {
+        Map<String, Long> amounts = new TreeMap<>();
+        if (list.isMissingNode() || list.isNull()) return amounts;
+        if (!list.isObject()) {
+            into.add(FieldCause.invalid(listPath, "must be a map of resource names to quantities"));
+            return amounts;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = list.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String path = listPath + "." + field.getKey();
+            JsonNode value = field.getValue();
+            String text = value.isNumber() ? value.decimalValue().toPlainString() : value.isTextual() ? value.textValue() : null;
+            if (text == null) {
+                into.add(FieldCause.invalid(path, "Invalid value: " + value + ": must be a quantity"));
+                continue;
+            }
+            try {
+                amounts.put(field.getKey(), Quantity.amount(field.getKey(), text));
+            } catch (InvalidQuantityException e) {
+                into.add(FieldCause.invalid(path, "Invalid value: \"" + text + "\": " + e.getMessage()));
+            }
+        }
+        return amounts;
+    }
+
+    private static void addInto(Map<String, Long> sum, Map<String, Long> addend) {
+        for (Map.Entry<String, Long> entry : addend.entrySet()) sum.merge(entry.getKey(), entry.getValue(), Math::addExact);
+    }
+
+    private static void maxInto(Map<String, Long> max, Map<String, Long> candidate) {
+        for (Map.Entry<String, Long> entry : candidate.entrySet()) max.merge(entry.getKey(), entry.getValue(), Math::max);
+    }
+}
