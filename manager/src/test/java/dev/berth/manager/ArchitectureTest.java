@@ -1,0 +1,43 @@
+package dev.berth.manager;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
+
+/**
+ * Decisions stay pure: the domain model, the admission controller and the scheduler never touch
+ * HTTP, Kubernetes clients, JSON, files or the wall clock. Time comes from an injected Clock.
+ */
+@AnalyzeClasses(packages = "dev.berth.manager", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    private static final String[] PURE_PACKAGES = {
+            "dev.berth.manager.model..", "dev.berth.manager.core..", "dev.berth.manager.scheduling.."};
+
+    @ArchTest
+    static final ArchRule decisions_do_not_depend_on_io_or_frameworks = noClasses()
+            .that().resideInAnyPackage(PURE_PACKAGES)
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.vertx..", "io.fabric8..", "com.fasterxml.jackson..", "java.net..", "java.nio.file..")
+            .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.File.*")
+            .allowEmptyShould(true)
+            .because("decisions are pure Java over snapshots; I/O and frameworks live at the edges");
+
+    @ArchTest
+    static final ArchRule decisions_do_not_read_the_clock = noClasses()
+            .that().resideInAnyPackage(PURE_PACKAGES)
+            .should().callMethod(System.class, "currentTimeMillis")
+            .orShould().callMethod(System.class, "nanoTime")
+            .orShould().callMethod(Instant.class, "now")
+            .orShould().callMethod(Clock.class, "systemUTC")
+            .orShould().callMethod(Clock.class, "systemDefaultZone")
+            .orShould().callMethod(LocalDateTime.class, "now")
+            .allowEmptyShould(true)
+            .because("time comes from the injected Clock, so tests move time instead of sleeping");
+}
