@@ -35,7 +35,11 @@ public final class ApiServer {
     private final long bodyLimitBytes;
 
     /** The answer to one request. */
-    private record Reply(int code, ObjectNode body, List<String> warnings) {}
+    private record Reply(int code, ObjectNode body, List<String> warnings, ResourcePath target) {
+        Reply about(ResourcePath path) {
+            return new Reply(code, body, warnings, path);
+        }
+    }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
         this.service = service;
@@ -80,28 +84,34 @@ public final class ApiServer {
 
     /** Runs on the state thread. */
     private Reply answer(HttpMethod method, String requestPath, String contentType, String labelSelector, byte[] body) {
+        ResourcePath path = null;
         try {
             ApiRoute route = ApiRoute.resolve(requestPath, service.registry());
-            ResourcePath path = route.path();
-            if (route.collection()) {
-                if (method == HttpMethod.GET) return ok(200, service.list(path, labelSelector));
-                if (method == HttpMethod.POST && path.namespace() != null) return ok(201, service.create(path, single(body, contentType)));
-            } else if (route.status()) {
-                if (method == HttpMethod.GET) return ok(200, service.getStatus(path));
-                if (method == HttpMethod.PUT) return ok(200, service.replaceStatus(path, single(body, contentType)));
-                if (method == HttpMethod.PATCH) return ok(200, service.mergePatchStatus(path, patch(body, contentType)));
-            } else {
-                if (method == HttpMethod.GET) return ok(200, service.get(path));
-                if (method == HttpMethod.PUT) return ok(200, service.replace(path, single(body, contentType)));
-                if (method == HttpMethod.PATCH) return ok(200, service.mergePatch(path, patch(body, contentType)));
-                if (method == HttpMethod.DELETE) return ok(200, service.delete(path));
-            }
-            throw ApiException.methodNotAllowed(method.name());
+            path = route.path();
+            return dispatch(method, route, contentType, labelSelector, body).about(path);
         } catch (ApiException e) {
-            return failure(e);
+            return failure(e).about(path);
         } catch (InvalidObjectException e) {
-            return failure(ApiException.of(e, null, null));
+            return failure(ApiException.of(e, null, null)).about(path);
         }
+    }
+
+    private Reply dispatch(HttpMethod method, ApiRoute route, String contentType, String labelSelector, byte[] body) {
+        ResourcePath path = route.path();
+        if (route.collection()) {
+            if (method == HttpMethod.GET) return ok(200, service.list(path, labelSelector));
+            if (method == HttpMethod.POST && path.namespace() != null) return ok(201, service.create(path, single(body, contentType)));
+        } else if (route.status()) {
+            if (method == HttpMethod.GET) return ok(200, service.getStatus(path));
+            if (method == HttpMethod.PUT) return ok(200, service.replaceStatus(path, single(body, contentType)));
+            if (method == HttpMethod.PATCH) return ok(200, service.mergePatchStatus(path, patch(body, contentType)));
+        } else {
+            if (method == HttpMethod.GET) return ok(200, service.get(path));
+            if (method == HttpMethod.PUT) return ok(200, service.replace(path, single(body, contentType)));
+            if (method == HttpMethod.PATCH) return ok(200, service.mergePatch(path, patch(body, contentType)));
+            if (method == HttpMethod.DELETE) return ok(200, service.delete(path));
+        }
+        throw ApiException.methodNotAllowed(method.name());
     }
 
     private static ObjectNode single(byte[] body, String contentType) {
@@ -119,15 +129,15 @@ public final class ApiServer {
     }
 
     private static Reply ok(int code, ObjectNode body) {
-        return new Reply(code, body, List.of());
+        return new Reply(code, body, List.of(), null);
     }
 
     private static Reply ok(int code, Outcome outcome) {
-        return new Reply(code, outcome.object(), outcome.warnings());
+        return new Reply(code, outcome.object(), outcome.warnings(), null);
     }
 
     private static Reply failure(ApiException e) {
-        return new Reply(e.code(), StatusBody.of(e), List.of());
+        return new Reply(e.code(), StatusBody.of(e), List.of(), null);
     }
 
     private static Reply unexpected(Throwable e, HttpMethod method, String path) {
@@ -161,14 +171,20 @@ public final class ApiServer {
             response.headers().add("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
         }
         response.end(Buffer.buffer(bytes));
-        if (verb != null && !verb.equals("GET") && !verb.isEmpty()) logWrite(verb, path, reply.code());
+        if (verb != null && !verb.equals("GET") && !verb.isEmpty()) logWrite(verb, path, reply);
     }
 
-    private static void logWrite(String verb, String path, int code) {
+    /** One line per write; never the body. */
+    private static void logWrite(String verb, String path, Reply reply) {
+        ResourcePath target = reply.target();
+        String name = target == null ? null : target.name();
+        if (name == null && reply.code() < 300) name = reply.body().path("metadata").path("name").asText(null);
         log.atInfo().setMessage("api write")
                 .addKeyValue("verb", verb)
-                .addKeyValue("path", path)
-                .addKeyValue("code", code)
+                .addKeyValue("resource", target == null ? path : target.type().qualifiedName())
+                .addKeyValue("namespace", target == null ? null : target.namespace())
+                .addKeyValue("name", name)
+                .addKeyValue("code", reply.code())
                 .log();
     }
 }

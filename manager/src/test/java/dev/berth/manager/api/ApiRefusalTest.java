@@ -143,4 +143,11 @@ class ApiRefusalTest extends ApiServerFixture {
         Reply reply = refused(call("PUT", WIDGETS + "/existing", JSON_TYPE, widget("existing", "{'forbidden':1}")), 422, "Invalid");
         assertThat(reply.body().at("/details/causes/0/reason").asText()).isEqualTo("FieldValueInvalid");
     }
+
+    @Test
+    void anUnexpectedFailureIs500WithoutInternals() throws Exception {
+        Reply reply = refused(post(WIDGETS, widget("boom", "{'explode':true}")), 500, "InternalError");
+        assertThat(message(reply)).doesNotContain("secret");
+        assertThat(get("/healthz").code()).isEqualTo(200);
+    }
 }

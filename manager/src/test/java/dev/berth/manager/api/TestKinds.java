@@ -20,6 +20,7 @@ final class TestKinds {
 
         @Override
         public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+            if (incoming.path("spec").has("explode")) throw new IllegalStateException("secret internals");
             if (incoming.path("spec").has("forbidden")) {
                 throw InvalidObjectException.invalid("Widget", incoming.path("metadata").path("name").asText(),
                         List.of(FieldCause.invalid("spec.forbidden", "must not be set")));
