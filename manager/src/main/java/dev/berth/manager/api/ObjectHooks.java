@@ -1,0 +1,49 @@
+package dev.berth.manager.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.store.StoredObject;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Kind-specific logic plugged into {@link ObjectService}: validation and conversion before a write,
+ * notification after it. All run on the state thread. Every method defaults to a no-op.
+ */
+public interface ObjectHooks {
+    ObjectHooks NONE = new ObjectHooks() { };
+
+    enum Operation { CREATE, UPDATE }
+
+    /**
+     * Validates and normalizes an object before it is stored; may return a changed object (for
+     * example converted to the storage version).
+     *
+     * @throws dev.berth.manager.objects.InvalidObjectException to reject it; nothing is stored
+     */
+    default ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        return incoming;
+    }
+
+    /** Warnings for an admitted object, sent to the client as {@code Warning: 299 - "..."} headers. */
+    default List<String> warnings(ObjectNode admitted, Optional<StoredObject> existing, Operation op) {
+        return List.of();
+    }
+
+    /** After a create or replace has been durably written. */
+    default void stored(StoredObject object) { }
+
+    /** After a delete has been durably written; the object as it was. */
+    default void deleted(StoredObject object) { }
+
+    /**
+     * Validates a new status before it is stored; may return a changed status.
+     *
+     * @throws dev.berth.manager.objects.InvalidObjectException to reject it
+     */
+    default ObjectNode admitStatus(ObjectNode status, StoredObject existing) {
+        return status;
+    }
+
+    /** After a status write has been durably written. */
+    default void statusStored(StoredObject object) { }
+}

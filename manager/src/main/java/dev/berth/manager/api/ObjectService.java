@@ -1,0 +1,302 @@
+package dev.berth.manager.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.ObjectHooks.Operation;
+import dev.berth.manager.model.LabelSelector;
+import dev.berth.manager.objects.InvalidObjectException;
+import dev.berth.manager.store.AlreadyExistsException;
+import dev.berth.manager.store.ConflictException;
+import dev.berth.manager.store.NotFoundException;
+import dev.berth.manager.store.ObjectStore;
+import dev.berth.manager.store.StoredObject;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Kubernetes-style object operations, independent of HTTP: checks a request against its path,
+ * runs the kind's hooks, writes the store and shapes the answer for the requested version.
+ * Not thread-safe by design: the caller confines it to one state thread, because the hooks feed a
+ * single-threaded scheduler. Refusals are thrown as {@link ApiException}.
+ */
+public final class ObjectService {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final String NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+    private final ObjectStore store;
+    private final ResourceRegistry registry;
+    private final SecureRandom random = new SecureRandom();
+
+    public ObjectService(ObjectStore store, ResourceRegistry registry) {
+        this.store = store;
+        this.registry = registry;
+    }
+
+    public ResourceRegistry registry() {
+        return registry;
+    }
+
+    public long revision() {
+        return store.revision();
+    }
+
+    public Outcome create(ResourcePath collection, ObjectNode body) {
+        ResourceType type = collection.type();
+        try {
+            checkKind(collection, body);
+            ObjectNode metadata = metadata(body);
+            assignName(metadata);
+            checkNamespace(collection, metadata);
+            String name = metadata.path("name").asText("");
+            if (name.isEmpty()) {
+                throw ApiException.of(InvalidObjectException.invalid(type.kind(), "",
+                        List.of(dev.berth.manager.objects.FieldCause.required("metadata.name"))), type, "");
+            }
+            if (type.hasStatus()) body.remove("status");
+            ResourcePath path = collection.named(name);
+            ObjectHooks hooks = registry.hooks(type);
+            ObjectNode admitted = admit(hooks, body, Optional.empty(), Operation.CREATE, path);
+            List<String> warnings = hooks.warnings(admitted, Optional.empty(), Operation.CREATE);
+            StoredObject stored = store.create(path.key(), admitted);
+            hooks.stored(stored);
+            return new Outcome(shaped(stored, collection), warnings);
+        } catch (AlreadyExistsException e) {
+            throw ApiException.alreadyExists(type, e.key().name());
+        }
+    }
+
+    public ObjectNode get(ResourcePath path) {
+        return shaped(existing(path), path);
+    }
+
+    /** The objects of the path's collection whose labels match the selector, as a {@code <Kind>List}. */
+    public ObjectNode list(ResourcePath collection, String labelSelector) {
+        LabelSelector selector = LabelSelectorParser.parse(labelSelector);
+        ResourceType type = collection.type();
+        ObjectNode list = NODES.objectNode();
+        list.put("kind", type.kind() + "List");
+        list.put("apiVersion", collection.apiVersion());
+        list.putObject("metadata").put("resourceVersion", Long.toString(store.revision()));
+        ArrayNode items = list.putArray("items");
+        String namespace = type.namespaced() ? collection.namespace() : null;
+        for (StoredObject stored : store.list(type.resource(), namespace)) {
+            ObjectNode object = shaped(stored, collection);
+            if (selector.matches(labels(object))) items.add(object);
+        }
+        return list;
+    }
+
+    public Outcome replace(ResourcePath path, ObjectNode body) {
+        checkKind(path, body);
+        checkName(path, body);
+        checkNamespace(path, metadata(body));
+        StoredObject existing = existing(path);
+        ObjectHooks hooks = registry.hooks(path.type());
+        ObjectNode admitted = admit(hooks, body, Optional.of(existing), Operation.UPDATE, path);
+        List<String> warnings = hooks.warnings(admitted, Optional.of(existing), Operation.UPDATE);
+        StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
+        hooks.stored(stored);
+        return new Outcome(shaped(stored, path), warnings);
+    }
+
+    /** RFC 7386 merge patch of the whole object; a metadata.resourceVersion in the patch is a precondition. */
+    public Outcome mergePatch(ResourcePath path, ObjectNode patch) {
+        ObjectNode merged = asObject(JsonMergePatch.apply(existingForPatch(path), patch));
+        return replace(path, merged);
+    }
+
+    public Outcome delete(ResourcePath path) {
+        StoredObject deleted = write(path, () -> store.delete(path.key()));
+        registry.hooks(path.type()).deleted(deleted);
+        return new Outcome(shaped(deleted, path), List.of());
+    }
+
+    public ObjectNode getStatus(ResourcePath path) {
+        requireStatus(path);
+        return get(path);
+    }
+
+    /** Replaces the status from a whole object's {@code status}; everything else in the body is ignored. */
+    public Outcome replaceStatus(ResourcePath path, ObjectNode body) {
+        requireStatus(path);
+        checkKind(path, body);
+        checkName(path, body);
+        StoredObject existing = existing(path);
+        JsonNode status = body.get("status");
+        ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
+        ObjectHooks hooks = registry.hooks(path.type());
+        ObjectNode admitted;
+        try {
+            admitted = hooks.admitStatus(incoming, existing);
+        } catch (InvalidObjectException e) {
+            throw ApiException.of(e, path.type(), path.name());
+        }
+        StoredObject stored = write(path, () -> store.replaceStatus(path.key(), admitted, resourceVersion(body)));
+        hooks.statusStored(stored);
+        return new Outcome(shaped(stored, path), List.of());
+    }
+
+    /** RFC 7386 merge patch applied to the object; only the resulting status is written. */
+    public Outcome mergePatchStatus(ResourcePath path, ObjectNode patch) {
+        requireStatus(path);
+        ObjectNode merged = asObject(JsonMergePatch.apply(existingForPatch(path), patch));
+        return replaceStatus(path, merged);
+    }
+
+    /**
+     * Creates each object of a manifest file in order, routed by apiVersion and kind; a namespaced
+     * object without a namespace goes to "default". Stops at the first refusal, whose message then
+     * names the document; objects created before it stay.
+     */
+    public List<Outcome> createAll(List<ObjectNode> objects) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < objects.size(); i++) {
+            ObjectNode object = objects.get(i);
+            String prefix = "document " + (i + 1) + " (" + object.path("kind").asText("?") + " \""
+                    + object.path("metadata").path("name").asText("") + "\"): ";
+            try {
+                outcomes.add(create(collectionFor(object), object));
+            } catch (ApiException e) {
+                throw e.withMessagePrefix(prefix);
+            } catch (InvalidObjectException e) {
+                throw ApiException.of(e, null, null).withMessagePrefix(prefix);
+            }
+        }
+        return outcomes;
+    }
+
+    private ResourcePath collectionFor(ObjectNode object) {
+        String apiVersion = object.path("apiVersion").asText("");
+        String kind = object.path("kind").asText("");
+        ResourceType type = registry.byApiVersionAndKind(apiVersion, kind).orElseThrow(() -> unknownKind(apiVersion, kind));
+        String version = ResourceRegistry.GroupVersion.parse(apiVersion).version();
+        String namespace = type.namespaced() ? object.path("metadata").path("namespace").asText("default") : "";
+        return ResourcePath.collection(type, version, namespace);
+    }
+
+    private void checkKind(ResourcePath path, ObjectNode body) {
+        String apiVersion = body.path("apiVersion").asText("");
+        String kind = body.path("kind").asText("");
+        if (kind.isEmpty()) throw ApiException.badRequest("Object 'Kind' is missing in the request body");
+        if (apiVersion.isEmpty()) throw ApiException.badRequest("Object 'apiVersion' is missing in the request body");
+        ResourceType type = registry.byApiVersionAndKind(apiVersion, kind).orElseThrow(() -> unknownKind(apiVersion, kind));
+        if (!type.equals(path.type())) {
+            throw ApiException.badRequest("the API version in the data (" + apiVersion + ") and kind (" + kind
+                    + ") do not match the requested resource " + path.type().qualifiedName());
+        }
+    }
+
+    private static ApiException unknownKind(String apiVersion, String kind) {
+        return ApiException.badRequest("no kind \"" + kind + "\" is registered for version \"" + apiVersion + "\"");
+    }
+
+    private static void checkName(ResourcePath path, ObjectNode body) {
+        String name = metadata(body).path("name").asText("");
+        if (name.isEmpty()) throw ApiException.badRequest("metadata.name is required");
+        if (!name.equals(path.name())) {
+            throw ApiException.badRequest("the name of the object (" + name + ") does not match the name on the URL (" + path.name() + ")");
+        }
+    }
+
+    private static void checkNamespace(ResourcePath path, ObjectNode metadata) {
+        if (!path.type().namespaced()) {
+            metadata.remove("namespace");
+            return;
+        }
+        String namespace = metadata.path("namespace").asText("");
+        if (namespace.isEmpty()) {
+            metadata.put("namespace", path.namespace());
+        } else if (!namespace.equals(path.namespace())) {
+            throw ApiException.badRequest("the namespace of the provided object (" + namespace
+                    + ") does not match the namespace sent on the request (" + path.namespace() + ")");
+        }
+    }
+
+    private void assignName(ObjectNode metadata) {
+        if (!metadata.path("name").asText("").isEmpty()) return;
+        String prefix = metadata.path("generateName").asText("");
+        if (prefix.isEmpty()) return;
+        StringBuilder name = new StringBuilder(prefix);
+        for (int i = 0; i < 5; i++) name.append(NAME_SUFFIX_ALPHABET.charAt(random.nextInt(NAME_SUFFIX_ALPHABET.length())));
+        metadata.put("name", name.toString());
+    }
+
+    private static ObjectNode admit(ObjectHooks hooks, ObjectNode body, Optional<StoredObject> existing,
+                                    Operation op, ResourcePath path) {
+        try {
+            return hooks.admit(body, existing, op);
+        } catch (InvalidObjectException e) {
+            throw ApiException.of(e, path.type(), path.name());
+        }
+    }
+
+    private StoredObject existing(ResourcePath path) {
+        return store.get(path.key()).orElseThrow(() -> ApiException.notFound(path.type(), path.name()));
+    }
+
+    private ObjectNode existingForPatch(ResourcePath path) {
+        ObjectNode current = existing(path).object();
+        metadata(current).remove("resourceVersion");
+        return current;
+    }
+
+    private void requireStatus(ResourcePath path) {
+        if (!path.type().hasStatus()) throw ApiException.noSuchResource();
+    }
+
+    private static StoredObject write(ResourcePath path, java.util.function.Supplier<StoredObject> write) {
+        try {
+            return write.get();
+        } catch (NotFoundException e) {
+            throw ApiException.notFound(path.type(), path.name());
+        } catch (ConflictException e) {
+            throw ApiException.conflict(path.type(), path.name());
+        }
+    }
+
+    /** The stored object as the request's version names it. */
+    private static ObjectNode shaped(StoredObject stored, ResourcePath path) {
+        ObjectNode object = stored.object();
+        ObjectNode shaped = NODES.objectNode();
+        shaped.put("apiVersion", path.apiVersion());
+        shaped.put("kind", object.path("kind").asText(path.type().kind()));
+        object.remove("apiVersion");
+        object.remove("kind");
+        shaped.setAll(object);
+        return shaped;
+    }
+
+    private static String resourceVersion(ObjectNode body) {
+        String version = metadata(body).path("resourceVersion").asText("");
+        return version.isEmpty() ? null : version;
+    }
+
+    private static ObjectNode metadata(ObjectNode body) {
+        JsonNode metadata = body.get("metadata");
+        if (metadata instanceof ObjectNode object) return object;
+        if (metadata != null && !metadata.isNull()) throw ApiException.badRequest("metadata must be an object");
+        return body.putObject("metadata");
+    }
+
+    private static Map<String, String> labels(ObjectNode object) {
+        Map<String, String> labels = new HashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = object.path("metadata").path("labels").fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> label = fields.next();
+            labels.put(label.getKey(), label.getValue().asText());
+        }
+        return labels;
+    }
+
+    private static ObjectNode asObject(JsonNode node) {
+        if (node instanceof ObjectNode object) return object;
+        throw ApiException.badRequest("a merge patch must be a JSON object");
+    }
+}

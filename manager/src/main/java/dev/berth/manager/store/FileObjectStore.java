@@ -1,0 +1,193 @@
+package dev.berth.manager.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded durable {@link ObjectStore}: a directory holding a snapshot and a journal. Every
+ * write is appended to the journal and forced to disk before it returns. Opening loads the
+ * snapshot, replays the journal and drops a torn tail left by a crash. An exclusive lock on the
+ * directory keeps a second manager out.
+ */
+public final class FileObjectStore implements ObjectStore {
+    public static final long DEFAULT_COMPACT_AFTER_BYTES = 64L * 1024 * 1024;
+    private static final Logger log = LoggerFactory.getLogger(FileObjectStore.class);
+
+    private final ObjectTable table;
+    private final FileJournal journal;
+    private final FileChannel lockChannel;
+
+    private FileObjectStore(ObjectTable table, FileJournal journal, FileChannel lockChannel) {
+        this.table = table;
+        this.journal = journal;
+        this.lockChannel = lockChannel;
+    }
+
+    public static FileObjectStore open(Path directory, Clock clock) {
+        return open(directory, clock, DEFAULT_COMPACT_AFTER_BYTES);
+    }
+
+    /**
+     * @throws IllegalStateException if another store holds the directory or its snapshot is unreadable
+     */
+    public static FileObjectStore open(Path directory, Clock clock, long compactAfterBytes) {
+        FileChannel lockChannel = null;
+        try {
+            Files.createDirectories(directory);
+            lockChannel = lock(directory);
+            ObjectTable table = new ObjectTable(clock);
+            long snapshotRevision = loadSnapshot(directory, table);
+            replayJournal(directory, table, snapshotRevision);
+            FileChannel channel = FileChannel.open(FileJournal.journalFile(directory),
+                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileJournal journal = new FileJournal(directory, channel, compactAfterBytes);
+            table.logTo(journal);
+            log.atInfo().setMessage("opened object store")
+                    .addKeyValue("directory", directory)
+                    .addKeyValue("revision", table.revision())
+                    .log();
+            return new FileObjectStore(table, journal, lockChannel);
+        } catch (IOException e) {
+            closeQuietly(lockChannel);
+            throw new UncheckedIOException("cannot open object store in " + directory, e);
+        } catch (RuntimeException e) {
+            closeQuietly(lockChannel);
+            throw e;
+        }
+    }
+
+    /** Writes a snapshot now and empties the journal. */
+    public void compact() {
+        synchronized (table) {
+            try {
+                journal.compact(table);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The journal's current size in bytes. */
+    public long journalBytes() {
+        try {
+            return journal.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public Optional<StoredObject> get(ObjectKey key) {
+        return table.get(key);
+    }
+
+    @Override
+    public List<StoredObject> list(String resource, String namespaceOrNull) {
+        return table.list(resource, namespaceOrNull);
+    }
+
+    @Override
+    public StoredObject create(ObjectKey key, ObjectNode object) {
+        return table.create(key, object);
+    }
+
+    @Override
+    public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
+        return table.replace(key, object, expectedResourceVersionOrNull);
+    }
+
+    @Override
+    public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
+        return table.replaceStatus(key, status, expectedResourceVersionOrNull);
+    }
+
+    @Override
+    public StoredObject delete(ObjectKey key) {
+        return table.delete(key);
+    }
+
+    @Override
+    public long revision() {
+        return table.revision();
+    }
+
+    @Override
+    public void close() {
+        table.close();
+        closeQuietly(lockChannel);
+    }
+
+    private static FileChannel lock(Path directory) throws IOException {
+        FileChannel channel = FileChannel.open(directory.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new IllegalStateException("object store directory " + directory + " is in use by another manager");
+        }
+        return channel;
+    }
+
+    private static long loadSnapshot(Path directory, ObjectTable table) throws IOException {
+        Files.deleteIfExists(FileJournal.snapshotTempFile(directory));
+        Path snapshot = FileJournal.snapshotFile(directory);
+        if (!Files.exists(snapshot)) return 0;
+        JournalFormat.Decoded decoded = JournalFormat.decode(Files.readAllBytes(snapshot));
+        if (decoded.problem() != null || decoded.entries().isEmpty()
+                || !JournalFormat.SNAPSHOT.equals(decoded.entries().get(0).op())) {
+            throw new IllegalStateException("snapshot " + snapshot + " is damaged: "
+                    + (decoded.problem() == null ? "no header" : decoded.problem()));
+        }
+        long revision = decoded.entries().get(0).revision();
+        for (JournalFormat.Entry entry : decoded.entries().subList(1, decoded.entries().size())) {
+            table.apply(entry.write());
+        }
+        table.restoreRevision(revision);
+        return revision;
+    }
+
+    private static void replayJournal(Path directory, ObjectTable table, long snapshotRevision) throws IOException {
+        Path file = FileJournal.journalFile(directory);
+        if (!Files.exists(file)) return;
+        JournalFormat.Decoded decoded = JournalFormat.decode(Files.readAllBytes(file));
+        for (JournalFormat.Entry entry : decoded.entries()) {
+            if (entry.write() != null && entry.revision() > snapshotRevision) table.apply(entry.write());
+        }
+        if (decoded.problem() != null) {
+            log.atWarn().setMessage("dropping a torn or corrupt journal tail, as after a crash mid-write")
+                    .addKeyValue("directory", directory)
+                    .addKeyValue("problem", decoded.problem())
+                    .addKeyValue("keptBytes", decoded.validBytes())
+                    .log();
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(decoded.validBytes());
+                channel.force(true);
+            }
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel == null) return;
+        try {
+            channel.close();
+        } catch (IOException e) {
+            log.atDebug().setMessage("closing lock file failed").setCause(e).log();
+        }
+    }
+}

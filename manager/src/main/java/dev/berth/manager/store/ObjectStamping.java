@@ -1,0 +1,89 @@
+package dev.berth.manager.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/** The server-owned metadata rules of create, replace and status replace, as pure functions. */
+final class ObjectStamping {
+    private final Clock clock;
+
+    ObjectStamping(Clock clock) {
+        this.clock = clock;
+    }
+
+    ObjectNode created(ObjectNode incoming, long revision) {
+        ObjectNode object = incoming.deepCopy();
+        ObjectNode metadata = metadata(object);
+        metadata.put("uid", UUID.randomUUID().toString());
+        metadata.put("resourceVersion", Long.toString(revision));
+        metadata.put("creationTimestamp", DateTimeFormatter.ISO_INSTANT.format(
+                Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)));
+        metadata.put("generation", 1L);
+        return object;
+    }
+
+    ObjectNode replaced(ObjectNode existing, ObjectNode incoming, long revision) {
+        ObjectNode object = incoming.deepCopy();
+        ObjectNode metadata = metadata(object);
+        ObjectNode oldMetadata = metadata(existing);
+        copy(oldMetadata, metadata, "uid");
+        copy(oldMetadata, metadata, "creationTimestamp");
+        long generation = oldMetadata.path("generation").asLong(1);
+        metadata.put("generation", specChanged(existing, object) ? generation + 1 : generation);
+        metadata.put("resourceVersion", Long.toString(revision));
+        object.remove("status");
+        if (existing.has("status")) object.set("status", existing.get("status").deepCopy());
+        return object;
+    }
+
+    ObjectNode statusReplaced(ObjectNode existing, JsonNode status, long revision) {
+        ObjectNode object = existing.deepCopy();
+        metadata(object).put("resourceVersion", Long.toString(revision));
+        if (status == null || status.isNull() || status.isMissingNode()) {
+            object.remove("status");
+        } else {
+            object.set("status", status.deepCopy());
+        }
+        return object;
+    }
+
+    /** The spec, or for spec-less kinds every top-level field but apiVersion, kind, metadata and status. */
+    static boolean specChanged(ObjectNode before, ObjectNode after) {
+        if (before.has("spec") || after.has("spec")) {
+            return !Objects.equals(before.get("spec"), after.get("spec"));
+        }
+        return !desiredFields(before).equals(desiredFields(after));
+    }
+
+    private static ObjectNode desiredFields(ObjectNode object) {
+        ObjectNode fields = object.objectNode();
+        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> field = it.next();
+            switch (field.getKey()) {
+                case "apiVersion", "kind", "metadata", "status" -> { }
+                default -> fields.set(field.getKey(), field.getValue());
+            }
+        }
+        return fields;
+    }
+
+    private static void copy(ObjectNode from, ObjectNode to, String field) {
+        if (from.has(field)) to.set(field, from.get(field).deepCopy());
+        else to.remove(field);
+    }
+
+    static ObjectNode metadata(ObjectNode object) {
+        JsonNode metadata = object.get("metadata");
+        if (metadata instanceof ObjectNode node) return node;
+        return object.putObject("metadata");
+    }
+}

@@ -1,0 +1,44 @@
+package dev.berth.manager.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A durable, kind-agnostic store of API objects. Every write takes the next {@link #revision()} as
+ * the object's resourceVersion. Implementations are thread-safe.
+ */
+public interface ObjectStore extends AutoCloseable {
+    Optional<StoredObject> get(ObjectKey key);
+
+    /** Objects of one resource, sorted by namespace then name; namespaceOrNull null means all namespaces. */
+    List<StoredObject> list(String resource, String namespaceOrNull);
+
+    /**
+     * Stores a new object, setting metadata.uid, resourceVersion, creationTimestamp and generation 1.
+     *
+     * @throws AlreadyExistsException if the key is taken
+     */
+    StoredObject create(ObjectKey key, ObjectNode object);
+
+    /**
+     * Replaces the object but keeps its uid, creationTimestamp and stored status; generation grows
+     * only when the spec changed.
+     *
+     * @throws NotFoundException if absent
+     * @throws ConflictException if expectedResourceVersionOrNull is set and stale
+     */
+    StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull);
+
+    /** Replaces only the status. Same exceptions as {@link #replace}. */
+    StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull);
+
+    /** Removes the object and returns it as it was. @throws NotFoundException if absent */
+    StoredObject delete(ObjectKey key);
+
+    /** The resourceVersion of the latest write; monotonic. */
+    long revision();
+
+    @Override
+    void close();
+}

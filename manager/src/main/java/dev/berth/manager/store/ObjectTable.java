@@ -1,0 +1,118 @@
+package dev.berth.manager.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The in-memory state of a store and the write rules; each write is handed to a {@link WriteLog}
+ * before it becomes visible. One lock guards everything: writes are rare next to the work behind them.
+ */
+final class ObjectTable implements ObjectStore {
+    private final TreeMap<ObjectKey, StoredObject> objects = new TreeMap<>();
+    private final ObjectStamping stamping;
+    private WriteLog log = WriteLog.NONE;
+    private long revision;
+
+    ObjectTable(Clock clock) {
+        this.stamping = new ObjectStamping(clock);
+    }
+
+    synchronized void logTo(WriteLog log) {
+        this.log = log;
+    }
+
+    /** Applies a write read back from durable storage, without logging it again. */
+    synchronized void apply(WriteRecord record) {
+        if (record.op() == WriteRecord.Op.PUT) objects.put(record.key(), record.object());
+        else objects.remove(record.key());
+        revision = Math.max(revision, record.revision());
+    }
+
+    synchronized void restoreRevision(long revision) {
+        this.revision = Math.max(this.revision, revision);
+    }
+
+    synchronized List<StoredObject> all() {
+        return new ArrayList<>(objects.values());
+    }
+
+    @Override
+    public synchronized Optional<StoredObject> get(ObjectKey key) {
+        return Optional.ofNullable(objects.get(key));
+    }
+
+    @Override
+    public synchronized List<StoredObject> list(String resource, String namespaceOrNull) {
+        ObjectKey from = new ObjectKey(resource, namespaceOrNull == null ? "" : namespaceOrNull, "");
+        List<StoredObject> result = new ArrayList<>();
+        for (StoredObject object : objects.tailMap(from, true).values()) {
+            ObjectKey key = object.key();
+            if (!key.resource().equals(resource)) break;
+            if (namespaceOrNull != null && !key.namespace().equals(namespaceOrNull)) break;
+            result.add(object);
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized StoredObject create(ObjectKey key, ObjectNode object) {
+        if (objects.containsKey(key)) throw new AlreadyExistsException(key, key + " already exists");
+        long next = revision + 1;
+        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.created(object, next)));
+    }
+
+    @Override
+    public synchronized StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
+        StoredObject existing = current(key, expectedResourceVersionOrNull);
+        long next = revision + 1;
+        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.replaced(existing.object(), object, next)));
+    }
+
+    @Override
+    public synchronized StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
+        StoredObject existing = current(key, expectedResourceVersionOrNull);
+        long next = revision + 1;
+        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.statusReplaced(existing.object(), status, next)));
+    }
+
+    @Override
+    public synchronized StoredObject delete(ObjectKey key) {
+        StoredObject existing = current(key, null);
+        long next = revision + 1;
+        write(WriteRecord.Op.DELETE, StoredObject.fromJson(key, next, existing.jsonUnsafe()));
+        return existing;
+    }
+
+    @Override
+    public synchronized long revision() {
+        return revision;
+    }
+
+    @Override
+    public synchronized void close() {
+        log.close();
+        log = WriteLog.NONE;
+    }
+
+    private StoredObject current(ObjectKey key, String expectedResourceVersion) {
+        StoredObject existing = objects.get(key);
+        if (existing == null) throw new NotFoundException(key, key + " not found");
+        if (expectedResourceVersion != null && !expectedResourceVersion.isEmpty()
+                && !expectedResourceVersion.equals(Long.toString(existing.resourceVersion()))) {
+            throw new ConflictException(key, key + " has resourceVersion " + existing.resourceVersion()
+                    + ", not " + expectedResourceVersion);
+        }
+        return existing;
+    }
+
+    private StoredObject write(WriteRecord.Op op, StoredObject object) {
+        WriteRecord record = new WriteRecord(op, object);
+        log.append(record, this);
+        apply(record);
+        return object;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.berth.manager.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.store.MemoryObjectStore;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** ObjectService without HTTP: loading manifest files and the core group. */
+class ObjectServiceTest {
+    final MemoryObjectStore store = new MemoryObjectStore();
+    final TestKinds.WidgetHooks hooks = new TestKinds.WidgetHooks();
+    final ObjectService service = new ObjectService(store, ResourceRegistry.builder()
+            .add(ApiRouteTest.NAMESPACES, ObjectHooks.NONE)
+            .add(TestKinds.WIDGET, hooks, "v1alpha1")
+            .add(TestKinds.GADGET, ObjectHooks.NONE)
+            .build());
+
+    private static List<ObjectNode> yaml(String text) {
+        return ManifestReader.read(text.getBytes(StandardCharsets.UTF_8), "application/yaml");
+    }
+
+    @Test
+    void createAllRoutesEachDocumentByKind() {
+        List<Outcome> created = service.createAll(yaml("""
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: team-a}
+                ---
+                apiVersion: test.berth.dev/v1alpha1
+                kind: Widget
+                metadata: {name: w}
+                ---
+                apiVersion: test.berth.dev/v1
+                kind: Gadget
+                metadata: {name: g1, namespace: team-a}
+                ---
+                apiVersion: test.berth.dev/v1
+                kind: Gadget
+                metadata: {name: g2}
+                """));
+
+        assertThat(created).extracting(o -> o.object().at("/metadata/name").asText()).containsExactly("team-a", "w", "g1", "g2");
+        assertThat(created.get(1).object().get("apiVersion").asText()).isEqualTo("test.berth.dev/v1alpha1");
+        assertThat(store.list("/namespaces", null)).hasSize(1);
+        assertThat(store.list(TestKinds.GADGET.resource(), null)).extracting(s -> s.key().namespace()).containsExactly("default", "team-a");
+    }
+
+    @Test
+    void createAllStopsAtTheFirstRefusalAndNamesTheDocument() {
+        List<ObjectNode> documents = yaml("""
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: ok}
+                ---
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: bad}
+                spec: {forbidden: true}
+                ---
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: never}
+                """);
+
+        assertThatThrownBy(() -> service.createAll(documents))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(422);
+                    assertThat(e.getMessage()).startsWith("document 2 (Widget \"bad\"): Widget \"bad\" is invalid");
+                    assertThat(e.causes()).hasSize(1);
+                });
+        assertThat(store.list(TestKinds.WIDGET.resource(), null)).extracting(s -> s.key().name()).containsExactly("ok");
+    }
+
+    @Test
+    void createAllRefusesAnUnknownKindNamingIt() {
+        assertThatThrownBy(() -> service.createAll(yaml("apiVersion: other/v1\nkind: Sprocket\nmetadata: {name: s}\n")))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("document 1").contains("kind \"Sprocket\"");
+                });
+        assertThat(store.revision()).isZero();
+    }
+
+    @Test
+    void hooksSeeEveryDurableWrite() {
+        service.createAll(yaml("apiVersion: test.berth.dev/v1\nkind: Widget\nmetadata: {name: w}\n"));
+        ResourcePath w = new ResourcePath(TestKinds.WIDGET, "v1", "", "w");
+        service.mergePatch(w, (ObjectNode) yaml("spec: {size: 2}").get(0));
+        service.delete(w);
+        assertThat(hooks.events).containsExactly("stored w@1", "stored w@2", "deleted w");
+    }
+}
