@@ -1,0 +1,81 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.api.ResourceRegistry;
+import dev.berth.manager.model.ClusterQueueSpec;
+import dev.berth.manager.model.FlavorQuotas;
+import dev.berth.manager.model.ResourceGroup;
+import dev.berth.manager.objects.AdmissionCheckDecoder;
+import dev.berth.manager.objects.ClusterQueueDecoder;
+import dev.berth.manager.objects.CohortDecoder;
+import dev.berth.manager.objects.FieldCause;
+import dev.berth.manager.objects.InvalidObjectException;
+import dev.berth.manager.objects.LocalQueueDecoder;
+import dev.berth.manager.objects.NamespaceDecoder;
+import dev.berth.manager.objects.PriorityClassDecoder;
+import dev.berth.manager.objects.ResourceFlavorDecoder;
+import dev.berth.manager.objects.WorkloadFactory;
+import dev.berth.protocol.KueueApi;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Binds every served kind to its hooks: how it is validated and what the controller learns from it. */
+final class ManagerResources {
+    private ManagerResources() {}
+
+    static ResourceRegistry registry(ManagerState state) {
+        StoredPriorities priorities = new StoredPriorities(state);
+        return ResourceRegistry.builder()
+                .add(Resources.RESOURCE_FLAVORS, new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
+                        f -> state.controller.applyResourceFlavor(f), o -> state.controller.deleteResourceFlavor(o.key().name())), KueueApi.V1BETA1)
+                .add(Resources.CLUSTER_QUEUES, new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> requireFlavors(state, cq),
+                        cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())), KueueApi.V1BETA1)
+                .add(Resources.COHORTS, new KueueObjectHooks<>(state, CohortDecoder::decode, c -> { },
+                        c -> state.controller.applyCohort(c), o -> state.controller.deleteCohort(o.key().name())), KueueApi.V1BETA1)
+                .add(Resources.LOCAL_QUEUES, new KueueObjectHooks<>(state, LocalQueueDecoder::decode, lq -> { },
+                        lq -> state.controller.applyLocalQueue(lq),
+                        o -> state.controller.deleteLocalQueue(o.key().namespace(), o.key().name())), KueueApi.V1BETA1)
+                .add(Resources.WORKLOAD_PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodeWorkloadPriorityClass,
+                        p -> { }, p -> { }, o -> { }), KueueApi.V1BETA1)
+                .add(Resources.ADMISSION_CHECKS, new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
+                        c -> state.controller.applyAdmissionCheck(c.name(), true),
+                        o -> state.controller.deleteAdmissionCheck(o.key().name())), KueueApi.V1BETA1)
+                .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
+                .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
+                .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))
+                .add(Resources.PODS, new PodHooks(state, priorities))
+                .add(Resources.NAMESPACES, new KueueObjectHooks<>(state, NamespaceHooks::decode, n -> { },
+                        n -> state.controller.applyNamespace(n.name(), n.labels()),
+                        o -> state.controller.deleteNamespace(o.key().name())))
+                .add(Resources.PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodePriorityClass,
+                        p -> { }, p -> { }, o -> { }))
+                .build();
+    }
+
+    /** Kueue would mark the queue inactive; Berth refuses it up front, so a typo is caught at apply time. */
+    private static void requireFlavors(ManagerState state, ClusterQueueSpec queue) {
+        List<FieldCause> causes = new ArrayList<>();
+        for (int g = 0; g < queue.resourceGroups().size(); g++) {
+            ResourceGroup group = queue.resourceGroups().get(g);
+            for (int f = 0; f < group.flavors().size(); f++) {
+                FlavorQuotas flavor = group.flavors().get(f);
+                if (state.find(Resources.RESOURCE_FLAVORS.resource(), "", flavor.flavor()).isEmpty()) {
+                    causes.add(FieldCause.notFound("spec.resourceGroups[" + g + "].flavors[" + f + "].name",
+                            "Not found: \"" + flavor.flavor() + "\": ResourceFlavor does not exist"));
+                }
+            }
+        }
+        if (!causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.CLUSTER_QUEUE, queue.name(), causes);
+    }
+
+    /** A namespace as the controller needs it: name and labels. */
+    record NamespaceHooks(String name, java.util.Map<String, String> labels) {
+        static NamespaceHooks decode(com.fasterxml.jackson.databind.node.ObjectNode object) {
+            return new NamespaceHooks(object.path("metadata").path("name").asText(), NamespaceDecoder.labels(object));
+        }
+    }
+
+    static ObjectHooks none() {
+        return ObjectHooks.NONE;
+    }
+}

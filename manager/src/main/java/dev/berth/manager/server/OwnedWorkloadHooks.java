@@ -1,0 +1,87 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.PriorityResolver;
+import dev.berth.manager.objects.WorkloadDecoder;
+import dev.berth.manager.store.AlreadyExistsException;
+import dev.berth.manager.store.NotFoundException;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.protocol.Labels;
+import java.util.Optional;
+
+/**
+ * A job kind (batch/v1 Job, JobSet) that Kueue manages through a Workload it derives. The job is
+ * validated by deriving its Workload before anything is stored; once the job is stored, the
+ * Workload is created and queued. Deleting the job deletes its Workload, as owner references would.
+ * Jobs without the queue-name label are stored and left alone, as Kueue does by default.
+ */
+final class OwnedWorkloadHooks implements ObjectHooks {
+    interface Derivation {
+        ObjectNode workloadFor(ObjectNode job, PriorityResolver priorities);
+    }
+
+    private final ManagerState state;
+    private final StoredPriorities priorities;
+    private final Derivation derivation;
+
+    OwnedWorkloadHooks(ManagerState state, StoredPriorities priorities, Derivation derivation) {
+        this.state = state;
+        this.priorities = priorities;
+        this.derivation = derivation;
+    }
+
+    @Override
+    public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        if (op == Operation.CREATE && isQueued(incoming)) {
+            ObjectNode probe = incoming.deepCopy();
+            ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
+            WorkloadDecoder.request(derivation.workloadFor(probe, priorities));
+            ObjectNode spec = incoming.with("spec");
+            if (spec.has("suspend") || incoming.path("kind").asText().equals("Job")) spec.put("suspend", true);
+        }
+        return incoming;
+    }
+
+    @Override
+    public void stored(StoredObject object) {
+        ObjectNode job = object.object();
+        if (!isQueued(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
+        ObjectNode workload = derivation.workloadFor(job, priorities);
+        String namespace = object.key().namespace();
+        String name = workload.path("metadata").path("name").asText();
+        ObjectKey key = new ObjectKey(Resources.WORKLOADS.resource(), namespace, name);
+        try {
+            StoredObject stored = state.store.create(key, workload);
+            state.controller.submit(WorkloadDecoder.request(stored.object()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
+            state.reschedule();
+        } catch (AlreadyExistsException alreadyThere) {
+            // A replayed create: the workload is already queued.
+        }
+    }
+
+    @Override
+    public void deleted(StoredObject object) {
+        String uid = object.object().path("metadata").path("uid").asText();
+        for (StoredObject workload : state.store.list(Resources.WORKLOADS.resource(), object.key().namespace())) {
+            for (var owner : workload.object().path("metadata").path("ownerReferences")) {
+                if (uid.equals(owner.path("uid").asText())) {
+                    try {
+                        state.store.delete(workload.key());
+                    } catch (NotFoundException gone) {
+                        continue;
+                    }
+                    state.controller.delete(WorkloadKey.of(workload.key().namespace(), workload.key().name()));
+                }
+            }
+        }
+        state.reschedule();
+    }
+
+    static boolean isQueued(ObjectNode job) {
+        return !job.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText("").isEmpty();
+    }
+}

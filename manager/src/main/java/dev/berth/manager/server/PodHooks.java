@@ -1,0 +1,96 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.WorkloadDecoder;
+import dev.berth.manager.objects.WorkloadFactory;
+import dev.berth.manager.store.AlreadyExistsException;
+import dev.berth.manager.store.NotFoundException;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.Annotations;
+import dev.berth.protocol.Labels;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Plain pods under Kueue: a pod with the queue-name label is a workload of one pod; pods sharing a
+ * pod-group-name label form one workload once the group's total count of pods exists.
+ */
+final class PodHooks implements ObjectHooks {
+    private final ManagerState state;
+    private final StoredPriorities priorities;
+
+    PodHooks(ManagerState state, StoredPriorities priorities) {
+        this.state = state;
+        this.priorities = priorities;
+    }
+
+    @Override
+    public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming) && groupName(incoming) == null) {
+            ObjectNode probe = incoming.deepCopy();
+            probe.with("metadata").put("uid", "00000000-0000-0000-0000-000000000000");
+            WorkloadDecoder.request(WorkloadFactory.fromSinglePod(probe, priorities));
+        }
+        return incoming;
+    }
+
+    @Override
+    public void stored(StoredObject object) {
+        ObjectNode pod = object.object();
+        if (!OwnedWorkloadHooks.isQueued(pod)) return;
+        String group = groupName(pod);
+        ObjectNode workload;
+        if (group == null) {
+            workload = WorkloadFactory.fromSinglePod(pod, priorities);
+        } else {
+            List<ObjectNode> members = new ArrayList<>();
+            for (StoredObject stored : state.store.list(Resources.PODS.resource(), object.key().namespace())) {
+                if (group.equals(groupName(stored.object()))) members.add(stored.object());
+            }
+            int total = pod.path("metadata").path("annotations").path(Annotations.POD_GROUP_TOTAL_COUNT).asInt(-1);
+            if (members.size() != total) return;
+            workload = WorkloadFactory.fromPodGroup(group, members, priorities);
+        }
+        ObjectKey key = new ObjectKey(Resources.WORKLOADS.resource(), object.key().namespace(),
+                workload.path("metadata").path("name").asText());
+        try {
+            StoredObject stored = state.store.create(key, workload);
+            state.controller.submit(WorkloadDecoder.request(stored.object()), true, WorkloadStatus.EMPTY);
+            state.reschedule();
+        } catch (AlreadyExistsException alreadyThere) {
+            // The group's workload exists already.
+        }
+    }
+
+    @Override
+    public void deleted(StoredObject object) {
+        String group = groupName(object.object());
+        String name = group;
+        if (group == null) {
+            String uid = object.object().path("metadata").path("uid").asText();
+            for (StoredObject workload : state.store.list(Resources.WORKLOADS.resource(), object.key().namespace())) {
+                for (var owner : workload.object().path("metadata").path("ownerReferences")) {
+                    if (uid.equals(owner.path("uid").asText())) name = workload.key().name();
+                }
+            }
+        }
+        if (name == null) return;
+        try {
+            state.store.delete(new ObjectKey(Resources.WORKLOADS.resource(), object.key().namespace(), name));
+            state.controller.delete(WorkloadKey.of(object.key().namespace(), name));
+            state.reschedule();
+        } catch (NotFoundException gone) {
+            // nothing was derived from this pod
+        }
+    }
+
+    private static String groupName(ObjectNode pod) {
+        String group = pod.path("metadata").path("labels").path(Labels.POD_GROUP_NAME).asText("");
+        return group.isEmpty() ? null : group;
+    }
+}

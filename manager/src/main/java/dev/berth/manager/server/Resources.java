@@ -1,0 +1,27 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.api.ResourceType;
+import dev.berth.protocol.KueueApi;
+import java.util.List;
+
+/** The kinds the manager serves, with their plurals, short names and scope. */
+final class Resources {
+    private Resources() {}
+
+    static final ResourceType RESOURCE_FLAVORS = kueue("resourceflavors", "resourceflavor", KueueApi.RESOURCE_FLAVOR, false, List.of("rf", "flavor", "flavors"), false);
+    static final ResourceType CLUSTER_QUEUES = kueue("clusterqueues", "clusterqueue", KueueApi.CLUSTER_QUEUE, false, List.of("cq"), true);
+    static final ResourceType COHORTS = kueue("cohorts", "cohort", KueueApi.COHORT, false, List.of(), true);
+    static final ResourceType LOCAL_QUEUES = kueue("localqueues", "localqueue", KueueApi.LOCAL_QUEUE, true, List.of("lq", "queue", "queues"), true);
+    static final ResourceType WORKLOADS = kueue("workloads", "workload", KueueApi.WORKLOAD, true, List.of("wl"), true);
+    static final ResourceType WORKLOAD_PRIORITY_CLASSES = kueue("workloadpriorityclasses", "workloadpriorityclass", KueueApi.WORKLOAD_PRIORITY_CLASS, false, List.of(), false);
+    static final ResourceType ADMISSION_CHECKS = kueue("admissionchecks", "admissioncheck", KueueApi.ADMISSION_CHECK, false, List.of(), true);
+    static final ResourceType JOBS = new ResourceType(KueueApi.BATCH_GROUP, "v1", "jobs", "job", KueueApi.JOB, true, List.of(), true);
+    static final ResourceType JOBSETS = new ResourceType(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, "jobsets", "jobset", KueueApi.JOBSET, true, List.of(), true);
+    static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
+    static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
+    static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
+
+    private static ResourceType kueue(String plural, String singular, String kind, boolean namespaced, List<String> shortNames, boolean hasStatus) {
+        return new ResourceType(KueueApi.GROUP, KueueApi.V1BETA2, plural, singular, kind, namespaced, shortNames, hasStatus);
+    }
+}

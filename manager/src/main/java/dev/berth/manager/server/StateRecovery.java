@@ -1,0 +1,50 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.core.AdmissionController;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.objects.AdmissionCheckDecoder;
+import dev.berth.manager.objects.ClusterQueueDecoder;
+import dev.berth.manager.objects.CohortDecoder;
+import dev.berth.manager.objects.LocalQueueDecoder;
+import dev.berth.manager.objects.NamespaceDecoder;
+import dev.berth.manager.objects.ResourceFlavorDecoder;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.manager.objects.WorkloadDecoder;
+import dev.berth.manager.store.ObjectStore;
+import dev.berth.manager.store.StoredObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds the controller from the durable store after a restart: queue objects first, then every
+ * workload with the status it had, so admitted workloads keep their quota instead of queueing again.
+ */
+final class StateRecovery {
+    private static final Logger log = LoggerFactory.getLogger(StateRecovery.class);
+
+    private StateRecovery() {}
+
+    static int recover(ObjectStore store, AdmissionController controller) {
+        for (StoredObject o : store.list(Resources.RESOURCE_FLAVORS.resource(), null)) controller.applyResourceFlavor(ResourceFlavorDecoder.decode(o.object()));
+        for (StoredObject o : store.list(Resources.COHORTS.resource(), null)) controller.applyCohort(CohortDecoder.decode(o.object()));
+        for (StoredObject o : store.list(Resources.CLUSTER_QUEUES.resource(), null)) controller.applyClusterQueue(ClusterQueueDecoder.decode(o.object()));
+        for (StoredObject o : store.list(Resources.LOCAL_QUEUES.resource(), null)) controller.applyLocalQueue(LocalQueueDecoder.decode(o.object()));
+        for (StoredObject o : store.list(Resources.NAMESPACES.resource(), null)) {
+            controller.applyNamespace(o.key().name(), NamespaceDecoder.labels(o.object()));
+        }
+        for (StoredObject o : store.list(Resources.ADMISSION_CHECKS.resource(), null)) {
+            controller.applyAdmissionCheck(AdmissionCheckDecoder.decode(o.object()).name(), true);
+        }
+        int workloads = 0;
+        for (StoredObject o : store.list(Resources.WORKLOADS.resource(), null)) {
+            ObjectNode workload = o.object();
+            WorkloadStatus status = workload.path("status").isObject()
+                    ? StatusJson.parseWorkloadStatus((ObjectNode) workload.get("status")) : WorkloadStatus.EMPTY;
+            controller.submit(WorkloadDecoder.request(workload), WorkloadDecoder.active(workload), status);
+            workloads++;
+        }
+        log.atInfo().addKeyValue("workloads", workloads).addKeyValue("revision", store.revision()).log("state recovered from the store");
+        return workloads;
+    }
+}

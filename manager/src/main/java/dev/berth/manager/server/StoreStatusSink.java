@@ -1,0 +1,62 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.core.QueueStatus;
+import dev.berth.manager.core.StatusSink;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.manager.store.NotFoundException;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.StoredObject;
+import java.util.Optional;
+
+/** Writes the controller's results into the durable store, where the API reads them. */
+final class StoreStatusSink implements StatusSink {
+    private final ManagerState state;
+
+    StoreStatusSink(ManagerState state) {
+        this.state = state;
+    }
+
+    @Override
+    public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
+        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
+        Optional<StoredObject> stored = state.store.get(objectKey);
+        if (stored.isEmpty()) return;
+        ObjectNode object = stored.get().object();
+        if (object.path("spec").path("active").asBoolean(true) != active) {
+            object.with("spec").put("active", active);
+            state.store.replace(objectKey, object, null);
+        }
+        state.store.replaceStatus(objectKey, StatusJson.workloadStatus(status), null);
+    }
+
+    @Override
+    public void clusterQueueChanged(String name, QueueStatus status) {
+        writeStatus(new ObjectKey(Resources.CLUSTER_QUEUES.resource(), "", name), status);
+    }
+
+    @Override
+    public void localQueueChanged(String namespace, String name, QueueStatus status) {
+        writeStatus(new ObjectKey(Resources.LOCAL_QUEUES.resource(), namespace, name), status);
+    }
+
+    private void writeStatus(ObjectKey key, QueueStatus status) {
+        try {
+            state.store.replaceStatus(key, StatusJson.queueStatus(status), null);
+        } catch (NotFoundException deleted) {
+            // the queue was deleted in the meantime
+        }
+    }
+
+    @Override
+    public void workloadExpired(WorkloadKey key) {
+        try {
+            state.store.delete(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name()));
+        } catch (NotFoundException gone) {
+            // deleted already
+        }
+        state.controller.delete(key);
+    }
+}
