@@ -178,7 +178,10 @@ public final class ApiServer {
     private static void logWrite(String verb, String path, Reply reply) {
         ResourcePath target = reply.target();
         String name = target == null ? null : target.name();
-        if (name == null && reply.code() < 300) name = reply.body().path("metadata").path("name").asText(null);
+        if (name == null) {
+            name = reply.code() < 300 ? reply.body().path("metadata").path("name").asText(null)
+                    : reply.body().path("details").path("name").asText(null);
+        }
         log.atInfo().setMessage("api write")
                 .addKeyValue("verb", verb)
                 .addKeyValue("resource", target == null ? path : target.type().qualifiedName())

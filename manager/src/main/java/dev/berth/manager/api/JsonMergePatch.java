@@ -2,7 +2,6 @@ package dev.berth.manager.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
 import java.util.Map;
 
 /** RFC 7386 JSON merge patch: objects merge recursively, null removes a field, anything else replaces. */
@@ -13,9 +12,7 @@ final class JsonMergePatch {
         if (!patch.isObject()) return patch.deepCopy();
         ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy()
                 : ((ObjectNode) patch).objectNode();
-        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : patch.properties()) {
             if (field.getValue().isNull()) {
                 result.remove(field.getKey());
             } else {

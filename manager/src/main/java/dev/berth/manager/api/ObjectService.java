@@ -15,7 +15,6 @@ import dev.berth.manager.store.StoredObject;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,6 +127,7 @@ public final class ObjectService {
         requireStatus(path);
         checkKind(path, body);
         checkName(path, body);
+        checkNamespace(path, metadata(body));
         StoredObject existing = existing(path);
         JsonNode status = body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
@@ -287,9 +287,7 @@ public final class ObjectService {
 
     private static Map<String, String> labels(ObjectNode object) {
         Map<String, String> labels = new HashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = object.path("metadata").path("labels").fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> label = fields.next();
+        for (Map.Entry<String, JsonNode> label : object.path("metadata").path("labels").properties()) {
             labels.put(label.getKey(), label.getValue().asText());
         }
         return labels;

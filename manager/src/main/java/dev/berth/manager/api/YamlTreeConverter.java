@@ -8,6 +8,7 @@ import dev.berth.manager.objects.InvalidObjectException;
 import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -73,9 +74,9 @@ final class YamlTreeConverter {
             object.set(key, convert(tuple.getValueNode(), depth + 1));
         }
         if (merged != null) {
-            merged.fields().forEachRemaining(field -> {
+            for (Map.Entry<String, JsonNode> field : merged.properties()) {
                 if (!object.has(field.getKey())) object.set(field.getKey(), field.getValue());
-            });
+            }
         }
         return object;
     }
@@ -91,9 +92,9 @@ final class YamlTreeConverter {
         if (!source.isObject()) {
             throw InvalidObjectException.badRequest("yaml: " + where(value) + ": a merge key must refer to a mapping");
         }
-        source.fields().forEachRemaining(field -> {
+        for (Map.Entry<String, JsonNode> field : source.properties()) {
             if (!result.has(field.getKey())) result.set(field.getKey(), field.getValue());
-        });
+        }
         return result;
     }
 

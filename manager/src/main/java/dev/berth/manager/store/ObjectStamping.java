@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -65,9 +64,7 @@ final class ObjectStamping {
 
     private static ObjectNode desiredFields(ObjectNode object) {
         ObjectNode fields = object.objectNode();
-        Iterator<Map.Entry<String, JsonNode>> it = object.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> field = it.next();
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
             switch (field.getKey()) {
                 case "apiVersion", "kind", "metadata", "status" -> { }
                 default -> fields.set(field.getKey(), field.getValue());

@@ -30,6 +30,7 @@ class ApiServerTest extends ApiServerFixture {
         assertThat(list.body().at("/metadata/resourceVersion").asText()).isEqualTo("1");
         assertThat(names(list)).containsExactly("a");
         assertThat(widgetHooks.events).containsExactly("stored a@1");
+        assertThat(widgetHooks.threads).as("hooks run on the state thread").containsExactly("state");
     }
 
     @Test

@@ -89,7 +89,7 @@ class ObjectServiceTest {
     void hooksSeeEveryDurableWrite() {
         service.createAll(yaml("apiVersion: test.berth.dev/v1\nkind: Widget\nmetadata: {name: w}\n"));
         ResourcePath w = new ResourcePath(TestKinds.WIDGET, "v1", "", "w");
-        service.mergePatch(w, (ObjectNode) yaml("spec: {size: 2}").get(0));
+        service.mergePatch(w, yaml("spec: {size: 2}").get(0));
         service.delete(w);
         assertThat(hooks.events).containsExactly("stored w@1", "stored w@2", "deleted w");
     }

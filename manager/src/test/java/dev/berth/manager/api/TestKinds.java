@@ -17,6 +17,7 @@ final class TestKinds {
     /** Widget hooks: spec.forbidden is refused, spec.old draws a warning; every event is recorded. */
     static final class WidgetHooks implements ObjectHooks {
         final List<String> events = new ArrayList<>();
+        final List<String> threads = new ArrayList<>();
 
         @Override
         public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
@@ -36,6 +37,7 @@ final class TestKinds {
         @Override
         public void stored(StoredObject object) {
             events.add("stored " + object.key().name() + "@" + object.resourceVersion());
+            threads.add(Thread.currentThread().getName());
         }
 
         @Override

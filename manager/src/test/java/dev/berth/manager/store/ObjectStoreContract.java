@@ -107,7 +107,7 @@ abstract class ObjectStoreContract {
         store.replaceStatus(key("a"), object("{'pending':3}"), null);
 
         ObjectNode labelled = queue("a", 1);
-        labelled.with("metadata").putObject("labels").put("team", "x");
+        ((ObjectNode) labelled.get("metadata")).putObject("labels").put("team", "x");
         labelled.putObject("status").put("pending", 99);
         ObjectNode sameSpec = store.replace(key("a"), labelled, null).object();
         assertThat(sameSpec.at("/metadata/generation").asLong()).isEqualTo(1);
