@@ -1,0 +1,119 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.ManifestReader;
+import dev.berth.manager.api.ObjectService;
+import dev.berth.manager.core.AdmissionController;
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.store.ObjectStore;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running manager: the store, the admission controller and the API, with every state change
+ * confined to a single state thread. Used by {@link BerthMain} and by end-to-end tests.
+ */
+public final class BerthManager implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BerthManager.class);
+
+    private final ObjectStore store;
+    private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "berth-state");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final ObjectService service;
+    private final ManagerState state;
+    private Vertx vertx;
+    private HttpServer server;
+    private long housekeepingTimer = -1;
+
+    public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
+        this.store = store;
+        this.state = new ManagerState(store);
+        this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
+        this.service = new ObjectService(store, ManagerResources.registry(state));
+        onStateThread(() -> {
+            StateRecovery.recover(store, state.controller);
+            state.controller.schedule();
+            return null;
+        });
+    }
+
+    /** Starts serving on host:port (0 picks a free port). */
+    public Future<HttpServer> start(Vertx vertx, String host, int port) {
+        this.vertx = vertx;
+        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(state::reschedule));
+        return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    /** Creates every object in the YAML files of a directory (sorted by name, recursively); existing objects are kept. */
+    public int loadManifests(Path directory) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(directory)) {
+            files = walk.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
+        }
+        int created = 0;
+        for (Path file : files) {
+            byte[] body = Files.readAllBytes(file);
+            created += onStateThread(() -> {
+                int count = 0;
+                for (var object : ManifestReader.read(body, "application/yaml")) {
+                    try {
+                        service.createAll(List.of(object));
+                        count++;
+                    } catch (RuntimeException alreadyThereOrInvalid) {
+                        log.atInfo().addKeyValue("file", file.toString()).log("skipped an object: " + alreadyThereOrInvalid.getMessage());
+                    }
+                }
+                return count;
+            });
+        }
+        return created;
+    }
+
+    /** Runs a piece of work on the state thread and waits for it (bounded). */
+    public <T> T onStateThread(java.util.concurrent.Callable<T> work) {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return work.call();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, stateThread).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("state thread work failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (vertx != null && housekeepingTimer >= 0) vertx.cancelTimer(housekeepingTimer);
+        if (server != null) server.close().await();
+        stateThread.shutdown();
+        try {
+            stateThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        store.close();
+    }
+}
