@@ -1,0 +1,23 @@
+package dev.berth.protocol.crd;
+
+/** The phases of a dispatched attempt, as the agent reports them. */
+public final class RemoteWorkloadPhase {
+    private RemoteWorkloadPhase() {}
+
+    /** Accepted by the agent, waiting for capacity on the cluster (reason says why). */
+    public static final String PENDING = "Pending";
+    /** Capacity found; the job was created unsuspended. */
+    public static final String ADMITTED = "Admitted";
+    /** At least one pod runs. */
+    public static final String RUNNING = "Running";
+    public static final String SUCCEEDED = "Succeeded";
+    public static final String FAILED = "Failed";
+    /** Stopped by the agent: lease expired or fencing epoch superseded. Never reported as the workload's result. */
+    public static final String STOPPED = "Stopped";
+    /** Refused by the agent, e.g. an older fencing epoch or an unsupported template. */
+    public static final String REJECTED = "Rejected";
+
+    public static boolean isFinal(String phase) {
+        return SUCCEEDED.equals(phase) || FAILED.equals(phase) || STOPPED.equals(phase) || REJECTED.equals(phase);
+    }
+}
