@@ -12,6 +12,14 @@ public final class Annotations {
     public static final String FENCING_EPOCH = "berth.dev/fencing-epoch";
     /** When the dispatch lease of an attempt expires unless the manager renews it (RFC 3339). */
     public static final String LEASE_EXPIRES_AT = "berth.dev/lease-expires-at";
+    /** On the agent's heartbeat Lease: its CapacityReport as JSON. */
+    public static final String AGENT_CAPACITY = "berth.dev/capacity";
+    /** On the agent's heartbeat Lease: the highest fencing epoch the agent has accepted. */
+    public static final String AGENT_FENCING_EPOCH = "berth.dev/fencing-epoch";
+    /** Virtual clusters: how long a simulated pod runs (ISO-8601 duration or seconds), default PT2S. */
+    public static final String SIMULATED_RUNTIME = "berth.dev/sim-runtime";
+    /** Virtual clusters: the exit code of a simulated pod's containers, default 0. */
+    public static final String SIMULATED_EXIT_CODE = "berth.dev/sim-exit-code";
     /** A longer dispatch lease for workloads that must not be interrupted lightly (ISO-8601 duration). */
     public static final String LEASE_DURATION = "berth.dev/lease-duration";
 }

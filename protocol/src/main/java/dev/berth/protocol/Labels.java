@@ -16,6 +16,10 @@ public final class Labels {
     public static final String ATTEMPT_ID = "berth.dev/attempt-id";
     /** The namespace/name of the manager's Workload an object on a worker cluster stands for. */
     public static final String WORKLOAD_NAME = "berth.dev/workload";
+    /** Set by the agent on every object it creates for an attempt: the RemoteWorkload's name. */
+    public static final String REMOTE_WORKLOAD = "berth.dev/remote-workload";
+    /** NVIDIA GPU Operator's product label on GPU nodes. */
+    public static final String GPU_PRODUCT = "nvidia.com/gpu.product";
     /** The standard name label that every namespace carries. */
     public static final String NAMESPACE_NAME = "kubernetes.io/metadata.name";
 }
