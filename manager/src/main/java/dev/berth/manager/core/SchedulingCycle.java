@@ -146,7 +146,10 @@ final class SchedulingCycle {
             if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
         }
         List<AdmittedWorkload> admitted = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
-        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(), usage, short_);
+        // An immutable copy: the planner iterates it once per candidate, and a one- or two-element
+        // Set.copyOf iterates and answers contains() without hashing.
+        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),
+                usage, Set.copyOf(short_));
         return new PreemptionPlanner(state.quota, options).plan(request, admitted);
     }
 
