@@ -26,6 +26,7 @@ public final class PreemptionPlanner {
     }
 
     public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        if (onlyOwnQueueCanMakeRoom(request)) return minimal(request, candidatesInOwnQueue(request, admitted), true, null);
         List<AdmittedWorkload> candidates = candidates(request, admitted);
         if (candidates.isEmpty()) return List.of();
         if (options.fairSharing() && quota.hasCohort(request.queue().name())) {
@@ -50,6 +51,33 @@ public final class PreemptionPlanner {
             if (!targets.isEmpty()) return targets;
         }
         return minimal(request, sameQueue, true, null);
+    }
+
+    /**
+     * A shortcut through {@link #classic} that skips looking at other queues' workloads: without
+     * borrowWithinCohort, a queue already at its nominal quota where it is short can only preempt
+     * in its own queue, and {@code classic} then ends in {@code minimal(sameQueue, true, null)}
+     * whichever branch it takes (with no other-queue candidates, all candidates are sameQueue).
+     */
+    private boolean onlyOwnQueueCanMakeRoom(PreemptionRequest request) {
+        String queue = request.queue().name();
+        if (options.fairSharing() && quota.hasCohort(queue)) return false;
+        return request.queue().preemption().borrowWithinCohortPolicy() == PreemptionPolicy.NEVER
+                && !underNominalWhereShort(request);
+    }
+
+    private List<AdmittedWorkload> candidatesInOwnQueue(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        String queue = request.queue().name();
+        PreemptionPolicy policy = request.queue().preemption().withinClusterQueue();
+        List<AdmittedWorkload> sameQueue = new ArrayList<>();
+        for (AdmittedWorkload workload : admitted) {
+            if (workload.clusterQueue().equals(queue) && usesAny(workload, request)
+                    && allowedWithinQueue(policy, workload, request)) {
+                sameQueue.add(workload);
+            }
+        }
+        sameQueue.sort(VICTIM_ORDER);
+        return sameQueue;
     }
 
     private boolean underNominalWhereShort(PreemptionRequest request) {
