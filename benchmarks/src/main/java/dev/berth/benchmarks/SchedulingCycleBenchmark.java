@@ -32,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Scheduling throughput with a large backlog: 1,000 ClusterQueues (10 cohorts x 100) and 100,000
  * pending workloads of mixed sizes. One operation is the steady state of a busy manager: a running
  * workload finishes and is deleted, its job's successor is queued, and {@code schedule()} runs.
- * The {@code admissions} and {@code preemptions} secondary results are decisions per second.
+ * The {@code decisions} secondary result is admission decisions per second (heads evaluated, the
+ * {@code nominated} count of {@link CycleReport}); {@code admissions} and {@code preemptions} count
+ * the decisions that admitted a workload or evicted one, per second.
  *
  * <p>Run on one core: {@code java -jar benchmarks/target/benchmarks.jar SchedulingCycleBenchmark -f 1 -t 1}
  */
@@ -57,11 +59,13 @@ public class SchedulingCycleBenchmark {
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.OPERATIONS)
     public static class Decisions {
+        public long decisions;
         public long admissions;
         public long preemptions;
 
         @Setup(Level.Iteration)
         public void reset() {
+            decisions = 0;
             admissions = 0;
             preemptions = 0;
         }
@@ -89,6 +93,7 @@ public class SchedulingCycleBenchmark {
             submit(queueOf.remove(key));
         }
         CycleReport report = controller.schedule();
+        decisions.decisions += report.nominated();
         decisions.admissions += report.admitted();
         decisions.preemptions += report.preempted();
         return report;

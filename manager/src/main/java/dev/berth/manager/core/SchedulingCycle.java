@@ -46,6 +46,11 @@ final class SchedulingCycle {
     private final ClusterState state;
     private final SchedulerOptions options;
     private final Effects effects;
+    /**
+     * The workloads holding quota in each cohort tree (by root), in victim order. Valid during the
+     * nomination step of one cycle: nothing is admitted or evicted until every head is nominated.
+     */
+    private final Map<String, List<AdmittedWorkload>> admittedByRoot = new HashMap<>();
 
     SchedulingCycle(ClusterState state, SchedulerOptions options, Effects effects) {
         this.state = state;
@@ -54,6 +59,7 @@ final class SchedulingCycle {
     }
 
     Outcome run() {
+        admittedByRoot.clear();
         List<Nomination> nominations = new ArrayList<>();
         for (Map.Entry<String, PendingQueue> queue : state.pending.entrySet()) {
             ClusterQueueSpec spec = state.clusterQueues.get(queue.getKey());
@@ -61,6 +67,7 @@ final class SchedulingCycle {
             WorkloadEntry head = queue.getValue().pollHead(spec.queueingStrategy(), generation);
             if (head != null) nominations.add(nominate(spec, head, generation));
         }
+        admittedByRoot.clear();
         if (nominations.isEmpty()) return new Outcome(0, 0, 0);
         nominations.sort(order());
 
@@ -138,6 +145,15 @@ final class SchedulingCycle {
         for (Map.Entry<FlavorResource, Long> wanted : usage.entrySet()) {
             if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
         }
+        List<AdmittedWorkload> admitted = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
+        // An immutable copy: the planner iterates it once per candidate, and a one- or two-element
+        // Set.copyOf iterates and answers contains() without hashing.
+        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),
+                usage, Set.copyOf(short_));
+        return new PreemptionPlanner(state.quota, options).plan(request, admitted);
+    }
+
+    private List<AdmittedWorkload> admittedInTree(ClusterQueueSpec queue) {
         List<AdmittedWorkload> admitted = new ArrayList<>();
         List<String> queues = state.quota.hasCohort(queue.name()) ? state.quota.clusterQueuesInTree(queue.name()) : List.of(queue.name());
         for (String name : queues) {
@@ -146,8 +162,8 @@ final class SchedulingCycle {
                         holder.request.creationMillis(), holder.reservedAtMillis, holder.usage));
             }
         }
-        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(), usage, short_);
-        return new PreemptionPlanner(state.quota, options).plan(request, admitted);
+        PreemptionPlanner.inVictimOrder(admitted);
+        return List.copyOf(admitted);
     }
 
     private static final class Nomination {

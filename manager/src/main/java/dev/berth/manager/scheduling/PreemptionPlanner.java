@@ -26,6 +26,7 @@ public final class PreemptionPlanner {
     }
 
     public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        if (onlyOwnQueueCanMakeRoom(request)) return minimal(request, candidatesInOwnQueue(request, admitted), true, null);
         List<AdmittedWorkload> candidates = candidates(request, admitted);
         if (candidates.isEmpty()) return List.of();
         if (options.fairSharing() && quota.hasCohort(request.queue().name())) {
@@ -50,6 +51,33 @@ public final class PreemptionPlanner {
             if (!targets.isEmpty()) return targets;
         }
         return minimal(request, sameQueue, true, null);
+    }
+
+    /**
+     * A shortcut through {@link #classic} that skips looking at other queues' workloads: without
+     * borrowWithinCohort, a queue already at its nominal quota where it is short can only preempt
+     * in its own queue, and {@code classic} then ends in {@code minimal(sameQueue, true, null)}
+     * whichever branch it takes (with no other-queue candidates, all candidates are sameQueue).
+     */
+    private boolean onlyOwnQueueCanMakeRoom(PreemptionRequest request) {
+        String queue = request.queue().name();
+        if (options.fairSharing() && quota.hasCohort(queue)) return false;
+        return request.queue().preemption().borrowWithinCohortPolicy() == PreemptionPolicy.NEVER
+                && !underNominalWhereShort(request);
+    }
+
+    private List<AdmittedWorkload> candidatesInOwnQueue(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
+        String queue = request.queue().name();
+        PreemptionPolicy policy = request.queue().preemption().withinClusterQueue();
+        List<AdmittedWorkload> sameQueue = new ArrayList<>();
+        for (AdmittedWorkload workload : admitted) {
+            if (workload.clusterQueue().equals(queue) && usesAny(workload, request)
+                    && allowedWithinQueue(policy, workload, request)) {
+                sameQueue.add(workload);
+            }
+        }
+        sameQueue.sort(VICTIM_ORDER);
+        return sameQueue;
     }
 
     private boolean underNominalWhereShort(PreemptionRequest request) {
@@ -116,29 +144,47 @@ public final class PreemptionPlanner {
         return preemptorBorrows ? Reasons.IN_COHORT_RECLAIM_WHILE_BORROWING : Reasons.IN_COHORT_RECLAMATION;
     }
 
-    /** Candidates allowed by the policies, ordered as Kueue orders them: other queues first, lower priority, newest. */
+    /**
+     * Kueue's victim order within each group: lower priority first, then the most recently
+     * reserved, then by key (a total order, so the result does not depend on the input order).
+     */
+    private static final Comparator<AdmittedWorkload> VICTIM_ORDER = (a, b) -> {
+        if (a.priority() != b.priority()) return Integer.compare(a.priority(), b.priority());
+        if (a.reservedAtMillis() != b.reservedAtMillis()) return Long.compare(b.reservedAtMillis(), a.reservedAtMillis());
+        return a.key().compareTo(b.key());
+    };
+
+    /**
+     * Candidates allowed by the policies, ordered as Kueue orders them: other queues first, lower
+     * priority, newest. Each group is sorted on its own, which is nearly linear when the caller
+     * passes {@code admitted} already in {@link #VICTIM_ORDER} (see {@link #inVictimOrder}).
+     */
     private List<AdmittedWorkload> candidates(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
         String queue = request.queue().name();
         var preemption = request.queue().preemption();
         boolean inCohort = quota.hasCohort(queue);
         String root = quota.rootOf(queue);
-        List<AdmittedWorkload> candidates = new ArrayList<>();
+        List<AdmittedWorkload> otherQueues = new ArrayList<>();
+        List<AdmittedWorkload> sameQueue = new ArrayList<>();
         for (AdmittedWorkload workload : admitted) {
             if (!usesAny(workload, request)) continue;
             if (workload.clusterQueue().equals(queue)) {
-                if (allowedWithinQueue(preemption.withinClusterQueue(), workload, request)) candidates.add(workload);
+                if (allowedWithinQueue(preemption.withinClusterQueue(), workload, request)) sameQueue.add(workload);
             } else if (inCohort && quota.hasClusterQueue(workload.clusterQueue())
                     && root.equals(quota.rootOf(workload.clusterQueue()))
                     && allowedInCohort(preemption.reclaimWithinCohort(), workload, request)) {
-                candidates.add(workload);
+                otherQueues.add(workload);
             }
         }
-        candidates.sort(Comparator
-                .comparing((AdmittedWorkload w) -> w.clusterQueue().equals(queue))
-                .thenComparingInt(AdmittedWorkload::priority)
-                .thenComparing(Comparator.comparingLong(AdmittedWorkload::reservedAtMillis).reversed())
-                .thenComparing(AdmittedWorkload::key));
-        return candidates;
+        otherQueues.sort(VICTIM_ORDER);
+        sameQueue.sort(VICTIM_ORDER);
+        otherQueues.addAll(sameQueue);
+        return otherQueues;
+    }
+
+    /** Sorts workloads into the planner's victim order, so that {@link #plan} can order candidates cheaply. */
+    public static void inVictimOrder(List<AdmittedWorkload> admitted) {
+        admitted.sort(VICTIM_ORDER);
     }
 
     private static boolean usesAny(AdmittedWorkload workload, PreemptionRequest request) {
