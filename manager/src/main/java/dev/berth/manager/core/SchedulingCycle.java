@@ -68,6 +68,7 @@ final class SchedulingCycle {
         int preempted = 0;
         Set<String> rootsWithPreemption = new HashSet<>();
         Set<dev.berth.manager.model.WorkloadKey> victimsThisCycle = new HashSet<>();
+        List<Nomination> preemptors = new ArrayList<>();
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
             PendingQueue queue = state.pending.get(nomination.queue.name());
@@ -88,12 +89,17 @@ final class SchedulingCycle {
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
                     preempted += nomination.targets.size();
+                    // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
+                    // free is not taken by a workload ordered after it in the same cycle.
+                    state.quota.addUsage(nomination.queue.name(), nomination.assignment.usage());
+                    preemptors.add(nomination);
                 }
             } else {
                 effects.stillPending(entry, nomination.message);
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
             }
         }
+        for (Nomination preemptor : preemptors) state.quota.removeUsage(preemptor.queue.name(), preemptor.assignment.usage());
         return new Outcome(nominations.size(), admitted, preempted);
     }
 
