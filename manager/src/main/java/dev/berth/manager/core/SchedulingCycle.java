@@ -107,6 +107,7 @@ final class SchedulingCycle {
         Comparator<Nomination> byPriorityThenTime = Comparator
                 .comparingInt((Nomination n) -> -n.entry.request.priority())
                 .thenComparingLong(n -> n.entry.queueOrderMillis)
+                .thenComparingLong(n -> n.entry.requeueSequence)
                 .thenComparing(n -> n.entry.key());
         if (options.fairSharing()) {
             return Comparator.comparingInt((Nomination n) -> n.share).thenComparing(byPriorityThenTime);
