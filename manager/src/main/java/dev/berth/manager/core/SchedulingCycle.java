@@ -83,8 +83,8 @@ final class SchedulingCycle {
             } else if (!nomination.targets.isEmpty()) {
                 boolean overlaps = rootsWithPreemption.contains(root)
                         || nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
-                queue.putBack(entry);
                 if (!overlaps) {
+                    queue.putBackAsPreemptor(entry);
                     rootsWithPreemption.add(root);
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
@@ -93,6 +93,8 @@ final class SchedulingCycle {
                     // free is not taken by a workload ordered after it in the same cycle.
                     state.quota.addUsage(nomination.queue.name(), nomination.assignment.usage());
                     preemptors.add(nomination);
+                } else {
+                    queue.putBack(entry);
                 }
             } else {
                 effects.stillPending(entry, nomination.message);
