@@ -156,6 +156,19 @@ class PreemptionSemanticsTest {
                     assertThat(s.admitted("team/small-2")).isTrue();
                     assertThat(s.admitted("team/high")).isTrue();
                 }),
+                row("a victim requeued in the same instant as its preemptor queues behind it (no preempt/readmit loop)", s -> {
+                    s.flavors("default").controller.applyAdmissionCheck("prov", true);
+                    s.cq(clusterQueue("team").preemption(LOWER_OR_NEWER, NEVER).admissionCheck("prov")
+                            .group(flavor("default", quota("cpu", "2"))));
+                    s.run(s.w("team", "z-older").createdAt(100).request("cpu", "2"));
+                    s.run(s.w("team", "a-newer").createdAt(200).request("cpu", "2"));
+                    s.controller.setAdmissionCheckState(Scenario.key("team/z-older"), "prov", "Retry", "");
+                    CycleReport report = s.schedule();
+                    assertThat(report.cycles()).isLessThan(10);
+                    assertThat(s.reserved("team/z-older")).isTrue();
+                    assertPreempted(s, "team/a-newer", "InClusterQueue");
+                    assertThat(s.reserved("team/a-newer")).isFalse();
+                }),
                 row("a preempted workload is Evicted and Requeued, and comes back when capacity frees", s -> {
                     single(s, LOWER);
                     s.run(s.w("team", "low").priority(0).request("cpu", "4"));
