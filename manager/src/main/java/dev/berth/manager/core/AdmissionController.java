@@ -43,6 +43,7 @@ public final class AdmissionController {
     private final QueueStatusReporter queueStatus;
     private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
     private boolean structureChanged = true;
+    private long requeueSequence;
 
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
@@ -371,6 +372,7 @@ public final class AdmissionController {
         String queue = entry.admission == null ? entry.clusterQueue : entry.admission.clusterQueue();
         releaseQuota(entry);
         entry.queueOrderMillis = clock.millis();
+        entry.requeueSequence = ++requeueSequence;
         write(entry, WorkloadConditions.evicted(entry.status, reason, message, preemptionReason, requeue, now()));
         if (requeue && entry.active) enqueue(entry);
         queueStatus.touched(entry);

@@ -22,12 +22,15 @@ final class PendingQueue {
     private final List<WorkloadEntry> knownMisfits = new ArrayList<>();
     private long seenGeneration = -1;
     private long strictBlockedGeneration = -1;
+    /** A workload that issued preemptions: it is the next head, so the quota its victims freed goes to it. */
+    private WorkloadEntry preemptor;
 
     void add(WorkloadEntry entry) {
         active.add(entry);
     }
 
     boolean remove(WorkloadEntry entry) {
+        if (entry == preemptor) preemptor = null;
         return active.remove(entry) | parked.remove(entry);
     }
 
@@ -65,6 +68,11 @@ final class PendingQueue {
      */
     WorkloadEntry pollHead(QueueingStrategy strategy, long generation) {
         refresh(generation);
+        if (preemptor != null) {
+            WorkloadEntry next = preemptor;
+            preemptor = null;
+            if (active.remove(next)) return next;
+        }
         if (strategy == QueueingStrategy.STRICT_FIFO) {
             if (strictBlockedGeneration == generation || active.isEmpty()) return null;
             return active.pollFirst();
@@ -83,6 +91,12 @@ final class PendingQueue {
     /** The head was admitted, or needs another look next cycle (for example after preempting). */
     void putBack(WorkloadEntry entry) {
         active.add(entry);
+    }
+
+    /** The head issued preemptions: it goes back and is offered first next cycle (Kueue's PrioritizePreemptorWorkloads). */
+    void putBackAsPreemptor(WorkloadEntry entry) {
+        active.add(entry);
+        preemptor = entry;
     }
 
     /** The head does not fit now. */

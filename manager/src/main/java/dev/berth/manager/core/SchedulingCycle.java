@@ -75,6 +75,7 @@ final class SchedulingCycle {
         int preempted = 0;
         Set<String> rootsWithPreemption = new HashSet<>();
         Set<dev.berth.manager.model.WorkloadKey> victimsThisCycle = new HashSet<>();
+        List<Nomination> preemptors = new ArrayList<>();
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
             PendingQueue queue = state.pending.get(nomination.queue.name());
@@ -89,18 +90,25 @@ final class SchedulingCycle {
             } else if (!nomination.targets.isEmpty()) {
                 boolean overlaps = rootsWithPreemption.contains(root)
                         || nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
-                queue.putBack(entry);
                 if (!overlaps) {
+                    queue.putBackAsPreemptor(entry);
                     rootsWithPreemption.add(root);
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
                     preempted += nomination.targets.size();
+                    // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
+                    // free is not taken by a workload ordered after it in the same cycle.
+                    state.quota.addUsage(nomination.queue.name(), nomination.assignment.usage());
+                    preemptors.add(nomination);
+                } else {
+                    queue.putBack(entry);
                 }
             } else {
                 effects.stillPending(entry, nomination.message);
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
             }
         }
+        for (Nomination preemptor : preemptors) state.quota.removeUsage(preemptor.queue.name(), preemptor.assignment.usage());
         return new Outcome(nominations.size(), admitted, preempted);
     }
 
@@ -108,6 +116,7 @@ final class SchedulingCycle {
         Comparator<Nomination> byPriorityThenTime = Comparator
                 .comparingInt((Nomination n) -> -n.entry.request.priority())
                 .thenComparingLong(n -> n.entry.queueOrderMillis)
+                .thenComparingLong(n -> n.entry.requeueSequence)
                 .thenComparing(n -> n.entry.key());
         if (options.fairSharing()) {
             return Comparator.comparingInt((Nomination n) -> n.share).thenComparing(byPriorityThenTime);

@@ -13,6 +13,7 @@ final class WorkloadEntry {
     static final Comparator<WorkloadEntry> QUEUE_ORDER = Comparator
             .comparingInt((WorkloadEntry e) -> -e.request.priority())
             .thenComparingLong(e -> e.queueOrderMillis)
+            .thenComparingLong(e -> e.requeueSequence)
             .thenComparing(e -> e.request.key());
 
     WorkloadRequest request;
@@ -24,6 +25,8 @@ final class WorkloadEntry {
     String clusterQueue;
     long reservedAtMillis;
     long queueOrderMillis;
+    /** Orders workloads requeued in the same millisecond by when they were requeued (0 until the first eviction). */
+    long requeueSequence;
     long finishedAtMillis;
     boolean finished;
     /** The LocalQueue key (namespace/name) the workload is accounted to. */

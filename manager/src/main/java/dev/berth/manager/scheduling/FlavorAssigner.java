@@ -166,7 +166,10 @@ public final class FlavorAssigner {
         String reason = "insufficient unused quota for " + resource + " in flavor " + fr.flavor() + ", "
                 + Quantity.format(resource, wanted - available) + " more needed";
         boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing);
-        return new ResourceFit(preemptionCanHelp ? FitMode.PREEMPT : FitMode.NO_FIT, borrows, reason);
+        // After preemption the workload borrows only if it needs more than the nominal quota (Kueue: val - nominal > 0),
+        // not because the workloads it would preempt use the nominal quota now.
+        boolean borrowsAfterPreemption = quota.hasCohort(queue.name()) && wanted > quota.nominal(queue.name(), fr);
+        return new ResourceFit(preemptionCanHelp ? FitMode.PREEMPT : FitMode.NO_FIT, borrowsAfterPreemption, reason);
     }
 
     private record ResourceFit(FitMode mode, boolean borrows, String reason) {

@@ -5,6 +5,7 @@ import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.CohortSpec;
 import dev.berth.manager.model.FlavorFungibility;
 import dev.berth.manager.model.FlavorQuotas;
+import dev.berth.manager.model.LabelRequirement;
 import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.model.LocalQueueSpec;
 import dev.berth.manager.model.PodSetRequest;
@@ -43,6 +44,12 @@ public final class Fixtures {
         return new CohortSpec(name, parent, List.of(), 1.0);
     }
 
+    /** A Cohort holding quota of its own, one flavor per call to {@link #flavor}, all in one resource group. */
+    public static CohortSpec cohort(String name, String parent, FlavorQuotas... flavors) {
+        List<String> covered = flavors[0].resources().stream().map(ResourceQuota::resource).toList();
+        return new CohortSpec(name, parent, List.of(new ResourceGroup(covered, List.of(flavors))), 1.0);
+    }
+
     /** A quota row: resource, nominal, optional borrowing and lending limits, as quantity strings. */
     public static ResourceQuota quota(String resource, String nominal) {
         return new ResourceQuota(resource, Quantity.amount(resource, nominal), null, null);
@@ -67,6 +74,7 @@ public final class Fixtures {
         private final Map<String, Long> perPod = new LinkedHashMap<>();
         private final Map<String, String> nodeSelector = new LinkedHashMap<>();
         private final List<Toleration> tolerations = new ArrayList<>();
+        private final List<List<LabelRequirement>> requiredNodeAffinity = new ArrayList<>();
 
         WorkloadBuilder(String namespace, String name) {
             this.namespace = namespace;
@@ -114,6 +122,12 @@ public final class Fixtures {
             return this;
         }
 
+        /** Adds a required node affinity term (terms are ORed) with one requirement to the current pod set. */
+        public WorkloadBuilder requiredNodeAffinity(String key, String operator, String... values) {
+            requiredNodeAffinity.add(List.of(new LabelRequirement(key, operator, List.of(values))));
+            return this;
+        }
+
         /** Closes the current pod set and starts another. */
         public WorkloadBuilder podSet(String nextName) {
             closePodSet();
@@ -122,10 +136,11 @@ public final class Fixtures {
         }
 
         private void closePodSet() {
-            podSets.add(new PodSetRequest(podSetName, count, minCount, perPod, nodeSelector, List.of(), tolerations));
+            podSets.add(new PodSetRequest(podSetName, count, minCount, perPod, nodeSelector, requiredNodeAffinity, tolerations));
             perPod.clear();
             nodeSelector.clear();
             tolerations.clear();
+            requiredNodeAffinity.clear();
             count = 1;
             minCount = null;
         }

@@ -1,0 +1,129 @@
+package dev.berth.manager.core;
+
+import static dev.berth.manager.core.Scenario.key;
+import static dev.berth.manager.core.Scenario.row;
+import static dev.berth.manager.testing.Fixtures.clusterQueue;
+import static dev.berth.manager.testing.Fixtures.flavor;
+import static dev.berth.manager.testing.Fixtures.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.manager.core.Scenario.Row;
+import dev.berth.protocol.Conditions;
+import dev.berth.protocol.Conditions.CheckStates;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Kueue's two-phase admission: quota reservation, then admission checks. */
+class AdmissionCheckSemanticsTest {
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void behavesLikeKueue(Row row) {
+        row.run();
+    }
+
+    static Stream<Row> rows() {
+        return Stream.of(
+                row("quota is reserved and Admitted stays False until every check is Ready", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.admitted("team/w")).isFalse();
+                    assertThat(s.condition("team/w", Conditions.ADMITTED).message())
+                            .isEqualTo("The workload has not all admission checks ready: waiting for prov, budget");
+                    assertThat(s.status("team/w").admissionChecks()).extracting(AdmissionCheckState::state)
+                            .containsExactly(CheckStates.PENDING, CheckStates.PENDING);
+                    assertThat(s.usage("team", "default/cpu")).isEqualTo(1000);
+                    assertThat(s.queueStatus("team").reservingWorkloads()).isEqualTo(1);
+                    assertThat(s.queueStatus("team").admittedWorkloads()).isZero();
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.READY, "provisioned");
+                    assertThat(s.admitted("team/w")).isFalse();
+                }),
+                row("Ready on every check admits the workload", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.READY, "");
+                    s.controller.setAdmissionCheckState(key("team/w"), "budget", CheckStates.READY, "");
+                    s.schedule();
+                    assertThat(s.admitted("team/w")).isTrue();
+                    assertThat(s.condition("team/w", Conditions.ADMITTED).reason()).isEqualTo("Admitted");
+                    assertThat(s.queueStatus("team").admittedWorkloads()).isEqualTo(1);
+                }),
+                row("Retry releases the quota, resets the checks and requeues the workload", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "budget", CheckStates.READY, "");
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.RETRY, "no capacity");
+                    WorkloadStatus retried = s.status("team/w");
+                    assertThat(retried.isTrue(Conditions.QUOTA_RESERVED)).isFalse();
+                    assertThat(retried.condition(Conditions.EVICTED).reason()).isEqualTo("AdmissionCheck");
+                    assertThat(retried.isTrue(Conditions.REQUEUED)).isTrue();
+                    assertThat(retried.admissionChecks()).extracting(AdmissionCheckState::state)
+                            .containsOnly(CheckStates.PENDING);
+                    assertThat(s.usage("team", "default/cpu")).isZero();
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.admitted("team/w")).isFalse();
+                }),
+                row("Rejected deactivates the workload and evicts it for good", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.REJECTED, "not allowed");
+                    s.schedule();
+                    assertThat(s.sink.active.get(key("team/w"))).isFalse();
+                    assertThat(s.condition("team/w", Conditions.EVICTED).reason()).isEqualTo("Deactivated");
+                    assertThat(s.reserved("team/w")).isFalse();
+                    assertThat(s.usage("team", "default/cpu")).isZero();
+                    assertThat(s.controller.pendingIn("team")).isEmpty();
+                }),
+                row("a check with onFlavors does not apply to a workload assigned another flavor", s -> {
+                    spotCheck(s);
+                    s.run(s.w("team", "on-demand").request("cpu", "2"));
+                    assertThat(s.flavorOf("team/on-demand", "cpu")).isEqualTo("on-demand");
+                    assertThat(s.admitted("team/on-demand")).isTrue();
+                    assertThat(s.status("team/on-demand").admissionChecks()).isEmpty();
+                }),
+                row("a check with onFlavors applies when an assigned flavor matches", s -> {
+                    spotCheck(s);
+                    s.run(s.w("team", "fill").request("cpu", "2"));
+                    s.run(s.w("team", "spot").request("cpu", "2"));
+                    assertThat(s.flavorOf("team/spot", "cpu")).isEqualTo("spot");
+                    assertThat(s.reserved("team/spot")).isTrue();
+                    assertThat(s.admitted("team/spot")).isFalse();
+                    assertThat(s.status("team/spot").admissionChecks()).extracting(AdmissionCheckState::name).containsExactly("spot-check");
+                }),
+                row("a ClusterQueue referencing a missing AdmissionCheck is inactive and admits nothing", s -> {
+                    s.flavors("default").cq(clusterQueue("team").admissionCheck("missing").group(flavor("default", quota("cpu", "4"))));
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    assertThat(s.reserved("team/w")).isFalse();
+                    Condition active = s.queueStatus("team").conditions().get(0);
+                    assertThat(active.status()).isFalse();
+                    assertThat(active.reason()).isEqualTo("AdmissionCheckNotFound");
+                    s.controller.applyAdmissionCheck("missing", true);
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.queueStatus("team").conditions().get(0).status()).isTrue();
+                }),
+                row("a ClusterQueue referencing an inactive AdmissionCheck is inactive and admits nothing", s -> {
+                    s.flavors("default").cq(clusterQueue("team").admissionCheck("prov").group(flavor("default", quota("cpu", "4"))));
+                    s.controller.applyAdmissionCheck("prov", false);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    assertThat(s.reserved("team/w")).isFalse();
+                    assertThat(s.queueStatus("team").conditions().get(0).status()).isFalse();
+                }));
+    }
+
+    private static void twoChecks(Scenario s) {
+        s.flavors("default").cq(clusterQueue("team").admissionCheck("prov").admissionCheck("budget")
+                .group(flavor("default", quota("cpu", "4"))));
+        s.controller.applyAdmissionCheck("prov", true);
+        s.controller.applyAdmissionCheck("budget", true);
+    }
+
+    private static void spotCheck(Scenario s) {
+        s.flavors("on-demand", "spot").cq(clusterQueue("team").admissionCheck("spot-check", "spot")
+                .group(flavor("on-demand", quota("cpu", "2")), flavor("spot", quota("cpu", "4"))));
+        s.controller.applyAdmissionCheck("spot-check", true);
+    }
+}

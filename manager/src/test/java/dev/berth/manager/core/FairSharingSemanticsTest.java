@@ -1,0 +1,125 @@
+package dev.berth.manager.core;
+
+import static dev.berth.manager.core.Scenario.row;
+import static dev.berth.manager.testing.Fixtures.clusterQueue;
+import static dev.berth.manager.testing.Fixtures.flavor;
+import static dev.berth.manager.testing.Fixtures.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.manager.core.Scenario.Row;
+import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
+import dev.berth.manager.model.PreemptionPolicy;
+import dev.berth.protocol.Conditions;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Kueue's fair sharing: the dominant resource share (DRS) decides who gets free capacity first and
+ * who may be preempted, scaled by fairSharing.weight; the preemption strategies each alone and both.
+ * Every row has a lender with 4 cpu and two queues with no nominal quota, so all their usage is borrowed.
+ */
+class FairSharingSemanticsTest {
+    private static final FairSharingStrategy FINAL = FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE;
+    private static final FairSharingStrategy INITIAL = FairSharingStrategy.LESS_THAN_INITIAL_SHARE;
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void behavesLikeKueue(Row row) {
+        row.run();
+    }
+
+    static SchedulerOptions fair(FairSharingStrategy... strategies) {
+        return new SchedulerOptions(true, List.of(strategies), null);
+    }
+
+    static Stream<Row> rows() {
+        return Stream.of(
+                row("equal weights: the queue with the lower share after admission gets the last free cpu", fair(FINAL, INITIAL), s -> {
+                    contest(s, 1.0);
+                    assertThat(s.admitted("team-b/next")).isTrue();
+                    assertThat(s.reserved("team-a/next")).isFalse();
+                }),
+                row("fairSharing.weight 2 halves a queue's share: it gets the last free cpu despite using more", fair(FINAL, INITIAL), s -> {
+                    contest(s, 2.0);
+                    assertThat(s.admitted("team-a/next")).isTrue();
+                    assertThat(s.reserved("team-b/next")).isFalse();
+                }),
+                row("LessThanOrEqualToFinalShare alone allows preemption when the preemptor ends no higher than the victim's queue", fair(FINAL), s -> {
+                    threeAgainstOne(s);
+                    assertThat(s.admitted("team-a/next")).isTrue();
+                    assertThat(s.status("team-b/w3").condition(Conditions.PREEMPTED)).as("the most recently admitted goes first").isNotNull();
+                    assertThat(preemptedIn(s, "team-b", 3)).isEqualTo(1);
+                }),
+                row("LessThanOrEqualToFinalShare alone forbids preemption that leaves the victim's queue below the preemptor", fair(FINAL), s -> {
+                    bigAgainstNothing(s);
+                    assertThat(s.admitted("team-b/big")).isTrue();
+                    assertThat(s.reserved("team-a/want")).isFalse();
+                }),
+                row("LessThanInitialShare alone allows preemption when the preemptor ends below the victim queue's current share", fair(INITIAL), s -> {
+                    bigAgainstNothing(s);
+                    assertThat(s.admitted("team-a/want")).isTrue();
+                    assertThat(s.condition("team-b/big", Conditions.PREEMPTED).reason()).isIn("InCohortFairSharing", "QuotaReserved");
+                }),
+                row("both strategies: LessThanInitialShare is the fallback when the first forbids", fair(FINAL, INITIAL), s -> {
+                    bigAgainstNothing(s);
+                    assertThat(s.admitted("team-a/want")).isTrue();
+                    assertThat(s.status("team-b/big").condition(Conditions.PREEMPTED)).isNotNull();
+                }),
+                row("both strategies: the first strategy preempts one workload when that is enough", fair(FINAL, INITIAL), s -> {
+                    threeAgainstOne(s);
+                    assertThat(s.admitted("team-a/next")).isTrue();
+                    assertThat(preemptedIn(s, "team-b", 3)).isEqualTo(1);
+                    assertThat(s.usage("team-b", "default/cpu")).isEqualTo(2000);
+                }));
+    }
+
+    private static void cohort(Scenario s, double weightOfA) {
+        s.flavors("default")
+                .cq(clusterQueue("lender").cohort("pool").group(flavor("default", quota("cpu", "4"))))
+                .cq(clusterQueue("team-a").cohort("pool").weight(weightOfA).preemption(PreemptionPolicy.NEVER, PreemptionPolicy.ANY)
+                        .group(flavor("default", quota("cpu", "0"))))
+                .cq(clusterQueue("team-b").cohort("pool").preemption(PreemptionPolicy.NEVER, PreemptionPolicy.ANY)
+                        .group(flavor("default", quota("cpu", "0"))));
+    }
+
+    /** team-a runs 2, team-b runs 1, one cpu is left, and each queue has a 1-cpu workload waiting. */
+    private static void contest(Scenario s, double weightOfA) {
+        s.flavors("default")
+                .cq(clusterQueue("lender").cohort("pool").group(flavor("default", quota("cpu", "4"))))
+                .cq(clusterQueue("team-a").cohort("pool").weight(weightOfA).group(flavor("default", quota("cpu", "0"))))
+                .cq(clusterQueue("team-b").cohort("pool").group(flavor("default", quota("cpu", "0"))));
+        s.run(s.w("team-a", "a1").request("cpu", "1"));
+        s.run(s.w("team-a", "a2").request("cpu", "1"));
+        s.run(s.w("team-b", "b1").request("cpu", "1"));
+        s.submit(s.w("team-a", "next").request("cpu", "1"));
+        s.submit(s.w("team-b", "next").request("cpu", "1"));
+        s.schedule();
+    }
+
+    /** team-b runs 3 x 1 cpu (share 750), team-a runs 1 (250) and wants 1 more: final 500 vs victim queue 500 without one. */
+    private static void threeAgainstOne(Scenario s) {
+        cohort(s, 1.0);
+        s.run(s.w("team-a", "a1").request("cpu", "1"));
+        s.run(s.w("team-b", "w1").request("cpu", "1"));
+        s.run(s.w("team-b", "w2").request("cpu", "1"));
+        s.run(s.w("team-b", "w3").request("cpu", "1"));
+        s.run(s.w("team-a", "next").request("cpu", "1"));
+    }
+
+    /** team-b runs one 3-cpu workload (share 750); team-a wants 2 (share 500 after): victim queue share without it is 0. */
+    private static void bigAgainstNothing(Scenario s) {
+        cohort(s, 1.0);
+        s.run(s.w("team-b", "big").request("cpu", "3"));
+        s.run(s.w("team-a", "want").request("cpu", "2"));
+    }
+
+    private static long preemptedIn(Scenario s, String namespace, int workloads) {
+        long count = 0;
+        for (int i = 1; i <= workloads; i++) {
+            if (s.status(namespace + "/w" + i).condition(Conditions.PREEMPTED) != null) count++;
+        }
+        return count;
+    }
+}
