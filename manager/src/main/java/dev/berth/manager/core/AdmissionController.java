@@ -254,6 +254,7 @@ public final class AdmissionController {
     /** Runs scheduling cycles until the heads are exhausted; then handles retention and queue status. */
     public CycleReport schedule() {
         if (structureChanged) rebuild();
+        state.admittedThisPass.clear();
         SchedulingCycle cycle = new SchedulingCycle(state, options, new CycleEffects());
         int cycles = 0;
         int admitted = 0;
@@ -330,6 +331,7 @@ public final class AdmissionController {
                 return false;
             }
             entry.status = next;
+            state.admittedThisPass.add(entry.key());
             queueStatus.touched(entry);
             log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
                     .addKeyValue("flavors", admission.flavors()).addKeyValue("checks", checks)
@@ -450,6 +452,7 @@ public final class AdmissionController {
     }
 
     private void unqueue(WorkloadEntry entry) {
+        if (state.releaseHold(entry)) state.capacityFreed(entry.clusterQueue);
         if (entry.clusterQueue != null) {
             PendingQueue queue = state.pending.get(entry.clusterQueue);
             if (queue != null) queue.remove(entry);

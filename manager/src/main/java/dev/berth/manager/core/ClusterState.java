@@ -38,6 +38,8 @@ final class ClusterState {
     final Set<WorkloadEntry> unplaced = new LinkedHashSet<>();
     final Map<String, Set<WorkloadEntry>> reservedByQueue = new HashMap<>();
     final Map<String, Long> generationByRoot = new HashMap<>();
+    /** Workloads that reserved quota during the current call to schedule(). */
+    final Set<WorkloadKey> admittedThisPass = new java.util.HashSet<>();
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
 
@@ -51,7 +53,27 @@ final class ClusterState {
         generationByRoot.put(quota.rootOf(clusterQueue), ++generationCounter);
     }
 
+    void hold(WorkloadEntry entry, String clusterQueue, Map<dev.berth.manager.model.FlavorResource, Long> usage) {
+        releaseHold(entry);
+        quota.addUsage(clusterQueue, usage);
+        entry.preemptionHold = usage;
+        entry.preemptionHoldQueue = clusterQueue;
+    }
+
+    /** Gives back the quota held for a preemptor; true when it held some. */
+    boolean releaseHold(WorkloadEntry entry) {
+        if (entry.preemptionHold == null) return false;
+        if (quota.hasClusterQueue(entry.preemptionHoldQueue)) quota.removeUsage(entry.preemptionHoldQueue, entry.preemptionHold);
+        entry.preemptionHold = null;
+        entry.preemptionHoldQueue = null;
+        return true;
+    }
+
     void rebuildQuota() {
+        for (WorkloadEntry entry : workloads.values()) {
+            entry.preemptionHold = null;
+            entry.preemptionHoldQueue = null;
+        }
         quota = QuotaTree.build(clusterQueues.values(), cohorts.values());
         for (Map.Entry<String, Set<WorkloadEntry>> reserved : reservedByQueue.entrySet()) {
             if (!quota.hasClusterQueue(reserved.getKey())) continue;

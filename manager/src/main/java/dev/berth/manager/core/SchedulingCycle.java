@@ -61,21 +61,34 @@ final class SchedulingCycle {
     Outcome run() {
         admittedByRoot.clear();
         List<Nomination> nominations = new ArrayList<>();
+        List<WorkloadEntry> heads = new ArrayList<>();
+        List<ClusterQueueSpec> headQueues = new ArrayList<>();
+        List<Long> headGenerations = new ArrayList<>();
+        Set<WorkloadEntry> heldFor = new HashSet<>();
         for (Map.Entry<String, PendingQueue> queue : state.pending.entrySet()) {
             ClusterQueueSpec spec = state.clusterQueues.get(queue.getKey());
             long generation = state.generation(spec.name());
             WorkloadEntry head = queue.getValue().pollHead(spec.queueingStrategy(), generation);
-            if (head != null) nominations.add(nominate(spec, head, generation));
+            if (head == null) continue;
+            heads.add(head);
+            headQueues.add(spec);
+            headGenerations.add(generation);
+        }
+        // Preemptors get back the quota held for them before anyone is nominated, and go first.
+        for (WorkloadEntry head : heads) {
+            if (state.releaseHold(head)) heldFor.add(head);
+        }
+        for (int i = 0; i < heads.size(); i++) {
+            nominations.add(nominate(headQueues.get(i), heads.get(i), headGenerations.get(i)));
         }
         admittedByRoot.clear();
         if (nominations.isEmpty()) return new Outcome(0, 0, 0);
-        nominations.sort(order());
+        nominations.sort(Comparator.comparing((Nomination n) -> !heldFor.contains(n.entry)).thenComparing(order()));
 
         int admitted = 0;
         int preempted = 0;
         Set<String> rootsWithPreemption = new HashSet<>();
         Set<dev.berth.manager.model.WorkloadKey> victimsThisCycle = new HashSet<>();
-        List<Nomination> preemptors = new ArrayList<>();
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
             PendingQueue queue = state.pending.get(nomination.queue.name());
@@ -97,9 +110,9 @@ final class SchedulingCycle {
                     effects.preempt(entry, nomination.targets);
                     preempted += nomination.targets.size();
                     // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
-                    // free is not taken by a workload ordered after it in the same cycle.
-                    state.quota.addUsage(nomination.queue.name(), nomination.assignment.usage());
-                    preemptors.add(nomination);
+                    // free is not taken by a workload ordered after it. Berth evicts at once, so the quota stays
+                    // held until the preemptor is nominated again, in the next cycle.
+                    state.hold(entry, nomination.queue.name(), nomination.assignment.usage());
                 } else {
                     queue.putBack(entry);
                 }
@@ -108,7 +121,6 @@ final class SchedulingCycle {
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
             }
         }
-        for (Nomination preemptor : preemptors) state.quota.removeUsage(preemptor.queue.name(), preemptor.assignment.usage());
         return new Outcome(nominations.size(), admitted, preempted);
     }
 
@@ -155,6 +167,13 @@ final class SchedulingCycle {
             if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
         }
         List<AdmittedWorkload> admitted = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
+        if (!state.admittedThisPass.isEmpty()) {
+            // A workload admitted in this scheduling pass is not reclaimed by another queue in the same pass:
+            // otherwise queues that reclaim from each other can evict and readmit in a loop (see docs/semantics.md).
+            admitted = admitted.stream()
+                    .filter(a -> a.clusterQueue().equals(queue.name()) || !state.admittedThisPass.contains(a.key()))
+                    .toList();
+        }
         // An immutable copy: the planner iterates it once per candidate, and a one- or two-element
         // Set.copyOf iterates and answers contains() without hashing.
         PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),

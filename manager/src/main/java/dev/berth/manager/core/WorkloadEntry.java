@@ -27,6 +27,12 @@ final class WorkloadEntry {
     long queueOrderMillis;
     /** Orders workloads requeued in the same millisecond by when they were requeued (0 until the first eviction). */
     long requeueSequence;
+    /**
+     * Quota held for this workload after it preempted, until it is nominated again: the quota its
+     * victims freed is not taken by a workload of another queue in between (Kueue #6947).
+     */
+    Map<FlavorResource, Long> preemptionHold;
+    String preemptionHoldQueue;
     long finishedAtMillis;
     boolean finished;
     /** The LocalQueue key (namespace/name) the workload is accounted to. */

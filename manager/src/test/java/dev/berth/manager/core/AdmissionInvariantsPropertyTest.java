@@ -37,7 +37,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -57,9 +56,8 @@ class AdmissionInvariantsPropertyTest {
     /** Above this many cycles in one schedule() call, workloads are preempting each other in a loop. */
     private static final int CYCLE_BOUND = 1_000;
     /**
-     * Seeds whose histories still reach a preemption loop among workloads of different queues in one
-     * cohort (AdmissionController stops such a call only after 100,000 cycles, about 15 s each). They
-     * are left out here and replayed by {@link #knownPreemptionLoops()}, disabled until the loop is fixed.
+     * Seeds whose histories once reached a preemption loop among workloads of different queues in one
+     * cohort, before a preemptor kept the quota its victims freed until it was nominated again.
      */
     private static final Set<Long> KNOWN_PREEMPTION_LOOPS = Set.of(20260108L, 20260178L, 20260189L, 20260263L, 20260267L);
 
@@ -80,7 +78,6 @@ class AdmissionInvariantsPropertyTest {
         long base = Long.getLong("berth.property.seed", 20260101L);
         for (int run = 0; run < RUNS; run++) {
             long seed = base + run;
-            if (KNOWN_PREEMPTION_LOOPS.contains(seed)) continue;
             Run history = new Run(seed);
             try {
                 history.play();
@@ -103,9 +100,8 @@ class AdmissionInvariantsPropertyTest {
     }
 
     @Test
-    @Disabled("Berth still reaches a preemption loop in these histories: a preemptor in one ClusterQueue evicts a "
-            + "workload that another queue's workload, ordered before the preemptor in the next cycle, re-takes; see seed 20260108")
-    void knownPreemptionLoops() {
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void historiesThatOnceLoopedNowSettle() {
         for (long seed : KNOWN_PREEMPTION_LOOPS) {
             Run history = new Run(seed);
             try {
