@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * Stops cleanly on SIGTERM or when stdin closes (unless --ignore-stdin, for shell scripts).
  */
 public final class VirtualClusterMain {
+    /** Held so that java.util.logging keeps the level set on it. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
     private VirtualClusterMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -98,5 +101,7 @@ public final class VirtualClusterMain {
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.vertx")).setLevel(Level.WARN);
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.netty")).setLevel(Level.WARN);
         }
+        // MockWebServer logs every request through java.util.logging at INFO.
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 }
