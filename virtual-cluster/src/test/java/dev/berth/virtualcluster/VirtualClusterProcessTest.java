@@ -9,6 +9,8 @@ import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -17,10 +19,12 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -202,6 +206,68 @@ class VirtualClusterProcessTest {
                 assertThat(i.labels()).containsEntry("job-name", "train");
             });
         });
+    }
+
+    @Test
+    @Order(7)
+    void jobSetRunsOneJobPerReplicaAndCompletes() {
+        Map<String, Object> podSpec = Map.of(
+            "restartPolicy", "Never",
+            "containers", List.of(Map.of("name", "main", "image", "trainer:1",
+                "resources", Map.of("requests", Map.of("cpu", "1")))));
+        Map<String, Object> jobTemplate = Map.of("spec", Map.of("parallelism", 1, "completions", 1,
+            "template", Map.of("metadata", Map.of("annotations", Map.of(Annotations.SIMULATED_RUNTIME, "PT0.5S")),
+                "spec", podSpec)));
+        GenericKubernetesResource jobSet = new GenericKubernetesResourceBuilder()
+            .withApiVersion("jobset.x-k8s.io/v1alpha2").withKind("JobSet")
+            .withNewMetadata().withName("js").withNamespace("default").endMetadata()
+            .addToAdditionalProperties("spec", Map.of("replicatedJobs",
+                List.of(Map.of("name", "workers", "replicas", 2, "template", jobTemplate))))
+            .build();
+        client.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace("default").resource(jobSet).create();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            GenericKubernetesResource stored = client.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+                .inNamespace("default").withName("js").get();
+            assertThat(stored.getAdditionalProperties().get("status")).isNotNull()
+                .asInstanceOf(InstanceOfAssertFactories.MAP).containsEntry("terminalState", "Completed");
+        });
+        assertThat(client.batch().v1().jobs().inNamespace("default").withLabel("jobset.sigs.k8s.io/jobset-name", "js")
+            .list().getItems()).extracting(j -> j.getMetadata().getName()).containsExactlyInAnyOrder("js-workers-0", "js-workers-1");
+    }
+
+    @Test
+    @Order(8)
+    void deletingTheOwnerRemovesItsJobAndRunningPodsAndRecordsTheirEnd() {
+        RemoteWorkload owner = new RemoteWorkload();
+        owner.getMetadata().setName("owner");
+        owner.getMetadata().setNamespace("default");
+        owner.setSpec(new RemoteWorkloadSpec());
+        owner = client.resources(RemoteWorkload.class).inNamespace("default").resource(owner).create();
+        Job job = gpuJob("owned", 1, "PT60S", null)
+            .editMetadata().addNewOwnerReference().withApiVersion("berth.dev/v1alpha1").withKind("RemoteWorkload")
+                .withName("owner").withUid(owner.getMetadata().getUid()).withController(true).endOwnerReference()
+            .endMetadata().build();
+        client.batch().v1().jobs().inNamespace("default").resource(job).create();
+        await().atMost(PATIENCE).until(() -> cluster.podLifetimes().stream()
+            .anyMatch(i -> "default/owned".equals(i.workload()) && !i.ended()));
+
+        client.resources(RemoteWorkload.class).inNamespace("default").withName("owner").delete();
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(client.batch().v1().jobs().inNamespace("default").withName("owned").get()).isNull();
+            assertThat(client.pods().inNamespace("default").withLabel("job-name", "owned").list().getItems()).isEmpty();
+            assertThat(cluster.podLifetimes()).filteredOn(i -> "default/owned".equals(i.workload()))
+                .singleElement().satisfies(i -> assertThat(i.endPhase()).isEqualTo("Deleted"));
+        });
+    }
+
+    @Test
+    @Order(99)
+    void noSimulatorStepFailedWhileTheTestsRan() throws Exception {
+        assertThat(Files.readString(cluster.dir().resolve(VirtualClusterProcess.LOG_FILE)))
+            .contains("READY " + cluster.port())
+            .doesNotContain("Simulator step");
     }
 
     @Test
