@@ -100,6 +100,9 @@ public final class VirtualClusterMain {
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.fabric8")).setLevel(Level.WARN);
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.vertx")).setLevel(Level.WARN);
             ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.netty")).setLevel(Level.WARN);
+            // "unstable version v1alpha2" is expected: JobSet and RemoteWorkload are alpha APIs.
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(
+                "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")).setLevel(Level.ERROR);
         }
         // MockWebServer logs every request through java.util.logging at INFO.
         MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);

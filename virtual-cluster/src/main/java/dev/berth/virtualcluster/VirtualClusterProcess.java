@@ -98,7 +98,7 @@ public final class VirtualClusterProcess implements AutoCloseable {
         } catch (IOException e) {
             readyLine.completeExceptionally(e);
         }
-        readyLine.completeExceptionally(new IllegalStateException("exited with " + process.exitValue()));
+        readyLine.completeExceptionally(new IllegalStateException("the process ended its output before READY"));
     }
 
     public String name() {
