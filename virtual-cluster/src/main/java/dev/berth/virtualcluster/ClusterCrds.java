@@ -1,0 +1,46 @@
+package dev.berth.virtualcluster;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/** The custom resource definitions a virtual cluster serves: Berth's RemoteWorkload and JobSet. */
+final class ClusterCrds {
+    static final String REMOTE_WORKLOAD_CRD = "META-INF/fabric8/remoteworkloads.berth.dev-v1.yml";
+
+    private ClusterCrds() {}
+
+    static void register(KubernetesClient client) {
+        try (InputStream yaml = ClusterCrds.class.getClassLoader().getResourceAsStream(REMOTE_WORKLOAD_CRD)) {
+            if (yaml == null) {
+                throw new IllegalStateException(REMOTE_WORKLOAD_CRD + " is not on the classpath (build the protocol module)");
+            }
+            client.apiextensions().v1().customResourceDefinitions().load(yaml).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        client.apiextensions().v1().customResourceDefinitions().resource(jobSetCrd()).create();
+    }
+
+    /** A schemaless JobSet CRD: enough for the API to store JobSets and keep their status on update. */
+    static CustomResourceDefinition jobSetCrd() {
+        return new CustomResourceDefinitionBuilder()
+            .withNewMetadata().withName("jobsets." + JobSetController.GROUP).endMetadata()
+            .withNewSpec()
+                .withGroup(JobSetController.GROUP)
+                .withScope("Namespaced")
+                .withNewNames().withKind(JobSetController.KIND).withPlural("jobsets").withSingular("jobset")
+                    .withListKind("JobSetList").endNames()
+                .addNewVersion()
+                    .withName("v1alpha2").withServed(true).withStorage(true)
+                    .withNewSubresources().withNewStatus().endStatus().endSubresources()
+                    .withNewSchema().withNewOpenAPIV3Schema().withType("object")
+                        .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
+                .endVersion()
+            .endSpec()
+            .build();
+    }
+}

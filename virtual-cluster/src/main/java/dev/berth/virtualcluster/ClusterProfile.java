@@ -1,0 +1,61 @@
+package dev.berth.virtualcluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The node pools of a virtual cluster, parsed from a profile string: comma-separated pools,
+ * {@code <gpu>:<nodes>x<gpusPerNode>} for GPU nodes (gpu is a100 or h100) and {@code cpu:<nodes>}
+ * for CPU-only nodes. Example: {@code a100:3x8,cpu:2}.
+ */
+public record ClusterProfile(List<NodePool> pools) {
+
+    private record Gpu(String product, String instanceType) {}
+
+    private static final Map<String, Gpu> GPUS = Map.of(
+        "a100", new Gpu("NVIDIA-A100-SXM4-40GB", "p4d.24xlarge"),
+        "h100", new Gpu("NVIDIA-H100-80GB-HBM3", "p5.48xlarge"));
+
+    public ClusterProfile {
+        pools = List.copyOf(pools);
+    }
+
+    public static ClusterProfile parse(String profile) {
+        List<NodePool> pools = new ArrayList<>();
+        for (String part : profile.split(",")) {
+            pools.add(parsePool(part.trim(), profile));
+        }
+        return new ClusterProfile(pools);
+    }
+
+    private static NodePool parsePool(String pool, String profile) {
+        String[] aliasAndSize = pool.split(":");
+        if (aliasAndSize.length != 2) {
+            throw invalid(profile, "pool '" + pool + "' is not <type>:<size>");
+        }
+        String alias = aliasAndSize[0].trim().toLowerCase();
+        String size = aliasAndSize[1].trim();
+        try {
+            if (alias.equals("cpu")) {
+                return new NodePool("cpu", null, "m5.8xlarge", Integer.parseInt(size), 0);
+            }
+            Gpu gpu = GPUS.get(alias);
+            if (gpu == null) {
+                throw invalid(profile, "unknown node type '" + alias + "' (known: a100, h100, cpu)");
+            }
+            String[] nodesAndGpus = size.split("x");
+            if (nodesAndGpus.length != 2) {
+                throw invalid(profile, "GPU pool '" + pool + "' is not <type>:<nodes>x<gpusPerNode>");
+            }
+            return new NodePool(alias, gpu.product(), gpu.instanceType(),
+                Integer.parseInt(nodesAndGpus[0]), Integer.parseInt(nodesAndGpus[1]));
+        } catch (NumberFormatException e) {
+            throw invalid(profile, "pool '" + pool + "' has a size that is not a number");
+        }
+    }
+
+    private static IllegalArgumentException invalid(String profile, String why) {
+        return new IllegalArgumentException("invalid cluster profile '" + profile + "': " + why);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.berth.virtualcluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The kubeconfig of a virtual cluster: one cluster, one context named after it, a token user. */
+final class Kubeconfig {
+    private Kubeconfig() {}
+
+    static String render(String clusterName, int port) {
+        String user = clusterName + "-admin";
+        return "apiVersion: v1\n"
+            + "kind: Config\n"
+            + "clusters:\n"
+            + "- name: " + clusterName + "\n"
+            + "  cluster:\n"
+            + "    server: http://127.0.0.1:" + port + "\n"
+            + "contexts:\n"
+            + "- name: " + clusterName + "\n"
+            + "  context:\n"
+            + "    cluster: " + clusterName + "\n"
+            + "    user: " + user + "\n"
+            + "    namespace: default\n"
+            + "current-context: " + clusterName + "\n"
+            + "users:\n"
+            + "- name: " + user + "\n"
+            + "  user:\n"
+            + "    token: virtual-cluster-" + clusterName + "\n";
+    }
+
+    static void write(Path file, String clusterName, int port) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, render(clusterName, port), StandardCharsets.UTF_8);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.berth.virtualcluster;
+
+import dev.berth.protocol.crd.BerthCrds;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The garbage collection the mock API server does not do: deletes Pods, Jobs and JobSets whose
+ * owner (a Job, JobSet or RemoteWorkload) no longer exists. Children are listed before owners, so
+ * an owner created after the children's list cannot be missed.
+ */
+final class OwnerGarbageCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
+    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload");
+
+    private final KubernetesClient client;
+
+    OwnerGarbageCollector(KubernetesClient client) {
+        this.client = client;
+    }
+
+    void reconcile() {
+        List<HasMetadata> children = new ArrayList<>();
+        children.addAll(client.pods().inAnyNamespace().list().getItems());
+        children.addAll(client.batch().v1().jobs().inAnyNamespace().list().getItems());
+        children.addAll(jobSets());
+        Set<String> owners = new HashSet<>();
+        client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
+        jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
+        remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
+        for (HasMetadata child : children) {
+            List<OwnerReference> references = child.getMetadata().getOwnerReferences();
+            if (references == null || references.isEmpty()) {
+                continue;
+            }
+            boolean orphaned = references.stream()
+                .filter(o -> KNOWN_OWNER_KINDS.contains(o.getKind()))
+                .anyMatch(o -> !owners.contains(o.getUid()));
+            if (orphaned) {
+                delete(child);
+            }
+        }
+    }
+
+    private void delete(HasMetadata child) {
+        try {
+            client.resource(child).delete();
+            LOG.info("Deleted {} {}/{}: its owner is gone", child.getKind(), child.getMetadata().getNamespace(),
+                child.getMetadata().getName());
+        } catch (KubernetesClientException e) {
+            LOG.debug("Could not delete orphan {} {}: {}", child.getKind(), child.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    private List<GenericKubernetesResource> jobSets() {
+        return client.genericKubernetesResources(JobSetController.API_VERSION, JobSetController.KIND)
+            .inAnyNamespace().list().getItems();
+    }
+
+    private List<GenericKubernetesResource> remoteWorkloads() {
+        return client.genericKubernetesResources(BerthCrds.API_VERSION, "RemoteWorkload").inAnyNamespace().list().getItems();
+    }
+}

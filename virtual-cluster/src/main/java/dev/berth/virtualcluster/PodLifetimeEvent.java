@@ -1,0 +1,34 @@
+package dev.berth.virtualcluster;
+
+import dev.berth.protocol.Labels;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One line of {@code pod-lifetimes.jsonl}: a simulated pod started or ended. */
+public record PodLifetimeEvent(
+    String cluster, String namespace, String pod, String uid, String node,
+    Map<String, String> labels, String event, String phase, long time) {
+
+    public static final String STARTED = "started";
+    public static final String ENDED = "ended";
+    /** Labels copied from the pod into the record. */
+    public static final List<String> LABELS_OF_INTEREST = List.of(
+        Labels.REMOTE_WORKLOAD, Labels.ATTEMPT_ID, Labels.WORKLOAD_NAME, "job-name");
+
+    public PodLifetimeEvent {
+        labels = Map.copyOf(labels);
+    }
+
+    static Map<String, String> labelsOfInterest(Map<String, String> podLabels) {
+        Map<String, String> result = new LinkedHashMap<>();
+        if (podLabels != null) {
+            for (String key : LABELS_OF_INTEREST) {
+                if (podLabels.containsKey(key)) {
+                    result.put(key, podLabels.get(key));
+                }
+            }
+        }
+        return result;
+    }
+}

@@ -1,0 +1,103 @@
+package dev.berth.virtualcluster;
+
+import dev.berth.protocol.crd.BerthCrds;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One virtual GPU cluster in this JVM: a CRUD-mode mock API server on a free loopback port with the
+ * CRDs, the berth-system namespace and the profile's nodes, a kubeconfig in {@code dir}, and the
+ * simulator running it. {@link VirtualClusterProcess} runs one in its own JVM.
+ */
+public final class VirtualCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VirtualCluster.class);
+    public static final String KUBECONFIG_FILE = "kubeconfig";
+    public static final Duration DEFAULT_PERIOD = Duration.ofMillis(200);
+
+    private final String name;
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final ClusterSimulator simulator;
+    private final Path kubeconfig;
+
+    private VirtualCluster(String name, KubernetesMockServer server, KubernetesClient client,
+                           ClusterSimulator simulator, Path kubeconfig) {
+        this.name = name;
+        this.server = server;
+        this.client = client;
+        this.simulator = simulator;
+        this.kubeconfig = kubeconfig;
+    }
+
+    public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        KubernetesMockServer server = new KubernetesMockServer(
+            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        KubernetesClient client = server.createClient();
+        ClusterCrds.register(client);
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(BerthCrds.SYSTEM_NAMESPACE)
+            .addToLabels("kubernetes.io/metadata.name", BerthCrds.SYSTEM_NAMESPACE).endMetadata().build()).create();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default")
+            .addToLabels("kubernetes.io/metadata.name", "default").endMetadata().build()).create();
+        for (NodePool pool : profile.pools()) {
+            for (Node node : pool.toNodes(name, spot)) {
+                client.nodes().resource(node).create();
+            }
+        }
+        Path kubeconfig = dir.resolve(KUBECONFIG_FILE);
+        Kubeconfig.write(kubeconfig, name, server.getPort());
+        ClusterSimulator simulator = new ClusterSimulator(client, name, dir, period, Clock.systemUTC());
+        simulator.start();
+        LOG.info("Virtual cluster {} serves on 127.0.0.1:{} with {} node pool(s)", name, server.getPort(), profile.pools().size());
+        return new VirtualCluster(name, server, client, simulator, kubeconfig);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    /** A client of this cluster's API, owned by the cluster: do not close it. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    @Override
+    public void close() {
+        simulator.close();
+        client.close();
+        server.destroy();
+        LOG.info("Virtual cluster {} stopped", name);
+    }
+}
