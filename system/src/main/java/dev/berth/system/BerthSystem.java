@@ -1,0 +1,152 @@
+package dev.berth.system;
+
+import dev.berth.agent.Agent;
+import dev.berth.agent.AgentConfig;
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.store.ObjectStore;
+import dev.berth.virtualcluster.VirtualClusterProcess;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Berth on one machine: virtual GPU clusters, each in its own process with an agent, and a manager
+ * that knows them as MultiKueueClusters through kubeconfig Secrets, exactly as an operator would
+ * register real clusters.
+ */
+public final class BerthSystem implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BerthSystem.class);
+
+    private final Vertx vertx;
+    private final List<RunningWorker> workers;
+    private final BerthManager manager;
+    private final Path dir;
+
+    private BerthSystem(Vertx vertx, List<RunningWorker> workers, BerthManager manager, Path dir) {
+        this.vertx = vertx;
+        this.workers = workers;
+        this.manager = manager;
+        this.dir = dir;
+    }
+
+    /**
+     * Starts the clusters (in parallel), their agents, and the manager on host:port with the given
+     * store; then loads the manifests of {@code queueManifests} (may be null) and registers every
+     * cluster with the manager.
+     */
+    public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
+                                    String host, int port, List<Path> queueManifests) throws IOException {
+        Files.createDirectories(dir);
+        Vertx vertx = Vertx.vertx();
+        List<CompletableFuture<VirtualClusterProcess>> starting = new ArrayList<>();
+        for (WorkerClusterSpec spec : clusters) {
+            starting.add(CompletableFuture.supplyAsync(() -> VirtualClusterProcess.start(spec.name(), spec.profile(),
+                    dir.resolve("clusters").resolve(spec.name()), spec.spot())));
+        }
+        List<RunningWorker> workers = new ArrayList<>();
+        for (int i = 0; i < clusters.size(); i++) {
+            VirtualClusterProcess process = starting.get(i).join();
+            KubernetesClient client = new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(process.kubeconfig().toFile()))
+                    .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
+            AgentConfig config = new AgentConfig(clusters.get(i).name(), Optional.of(process.kubeconfig()), "127.0.0.1", 0,
+                    Duration.ofSeconds(1), Duration.ofMillis(300), Optional.empty());
+            Agent agent = new Agent(vertx, client, config, Clock.systemUTC());
+            int agentPort = await(agent.start().toCompletionStage().toCompletableFuture());
+            workers.add(new RunningWorker(clusters.get(i), process, client, agent, agentPort));
+            log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
+                    .addKeyValue("agentPort", agentPort).log("worker cluster started");
+        }
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options);
+        manager.start(vertx, host, port).await();
+        BerthSystem system = new BerthSystem(vertx, workers, manager, dir);
+        for (Path manifests : queueManifests) manager.loadManifests(manifests);
+        system.registerClusters();
+        return system;
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("a component did not start", e);
+        }
+    }
+
+    /** Writes a kubeconfig Secret and a MultiKueueCluster per worker, and loads them into the manager. */
+    private void registerClusters() throws IOException {
+        Path registrations = dir.resolve("multikueue-clusters");
+        Files.createDirectories(registrations);
+        for (RunningWorker worker : workers) {
+            String kubeconfig = Base64.getEncoder().encodeToString(Files.readAllBytes(worker.cluster().kubeconfig()));
+            String yaml = """
+                    apiVersion: v1
+                    kind: Secret
+                    metadata:
+                      name: %1$s-kubeconfig
+                      namespace: kueue-system
+                    data:
+                      kubeconfig: %2$s
+                    ---
+                    apiVersion: kueue.x-k8s.io/v1beta2
+                    kind: MultiKueueCluster
+                    metadata:
+                      name: %1$s
+                    spec:
+                      clusterSource:
+                        kubeConfig:
+                          locationType: Secret
+                          location: %1$s-kubeconfig
+                    """.formatted(worker.name(), kubeconfig);
+            Files.writeString(registrations.resolve(worker.name() + ".yaml"), yaml);
+        }
+        manager.loadManifests(registrations);
+    }
+
+    public BerthManager manager() {
+        return manager;
+    }
+
+    public List<RunningWorker> workers() {
+        return workers;
+    }
+
+    public RunningWorker worker(String name) {
+        return workers.stream().filter(w -> w.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    public String apiUrl() {
+        return "http://127.0.0.1:" + manager.port();
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+        for (RunningWorker worker : workers) {
+            try {
+                worker.agent().stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                log.atWarn().addKeyValue("cluster", worker.name()).log("agent did not stop cleanly: " + e);
+            }
+            worker.client().close();
+            worker.cluster().stop();
+        }
+        vertx.close().await();
+    }
+}
