@@ -18,7 +18,8 @@ import java.time.LocalDateTime;
 class ArchitectureTest {
 
     private static final String[] PURE_PACKAGES = {
-            "dev.berth.manager.model..", "dev.berth.manager.core..", "dev.berth.manager.scheduling.."};
+            "dev.berth.manager.model..", "dev.berth.manager.core..", "dev.berth.manager.scheduling..",
+            "dev.berth.manager.dispatch.."};
 
     @ArchTest
     static final ArchRule decisions_do_not_depend_on_io_or_frameworks = noClasses()

@@ -22,4 +22,6 @@ public final class Annotations {
     public static final String SIMULATED_EXIT_CODE = "berth.dev/sim-exit-code";
     /** A longer dispatch lease for workloads that must not be interrupted lightly (ISO-8601 duration). */
     public static final String LEASE_DURATION = "berth.dev/lease-duration";
+    /** On a MultiKueueConfig: how Berth picks worker clusters (Default, AllAtOnce or Incremental). */
+    public static final String DISPATCH_STRATEGY = "berth.dev/dispatch-strategy";
 }

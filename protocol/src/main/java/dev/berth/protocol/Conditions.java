@@ -41,6 +41,11 @@ public final class Conditions {
         public static final String FLAVOR_NOT_FOUND = "FlavorNotFound";
         public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
         public static final String CLUSTER_QUEUE_DOES_NOT_EXIST = "ClusterQueueDoesNotExist";
+        // MultiKueueCluster / AdmissionCheck Active reasons
+        public static final String CONNECTED = "Connected";
+        public static final String CLIENT_CONNECTION_FAILED = "ClientConnectionFailed";
+        public static final String ACTIVE = "Active";
+        public static final String BAD_CONFIG = "BadConfig";
     }
 
     /** States of one admission check on a workload. */

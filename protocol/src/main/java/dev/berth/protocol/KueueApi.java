@@ -26,4 +26,13 @@ public final class KueueApi {
     public static final String PRIORITY_CLASS = "PriorityClass";
     public static final String NAMESPACE = "Namespace";
     public static final String POD = "Pod";
+    public static final String MULTIKUEUE_CLUSTER = "MultiKueueCluster";
+    public static final String MULTIKUEUE_CONFIG = "MultiKueueConfig";
+    /** The controllerName of AdmissionChecks that MultiKueue (here: Berth's dispatcher) decides. */
+    public static final String MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue";
+    /** Where Kueue reads MultiKueue kubeconfig Secrets from. */
+    public static final String CONFIG_NAMESPACE = "kueue-system";
+    /** The key of a MultiKueue kubeconfig Secret. */
+    public static final String KUBECONFIG_KEY = "kubeconfig";
+    public static final String SECRET = "Secret";
 }

@@ -35,6 +35,10 @@ public class ApiException extends RuntimeException {
                 name, type.group(), type.plural(), List.of());
     }
 
+    public static ApiException forbidden(ResourceType type, String name, String message) {
+        return new ApiException(403, "Forbidden", message, name, type.group(), type.plural(), List.of());
+    }
+
     public static ApiException noSuchResource() {
         return new ApiException(404, "NotFound", "the server could not find the requested resource", null, null, null, List.of());
     }

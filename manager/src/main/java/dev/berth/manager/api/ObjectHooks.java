@@ -46,4 +46,13 @@ public interface ObjectHooks {
 
     /** After a status write has been durably written. */
     default void statusStored(StoredObject object) { }
+
+    /**
+     * Whether objects of this kind may be read back through the API (get, list, and the object
+     * echoed in write responses). Write-only kinds such as Secrets answer 403 Forbidden on reads,
+     * and their write responses carry the object without its data.
+     */
+    default boolean readable() {
+        return true;
+    }
 }

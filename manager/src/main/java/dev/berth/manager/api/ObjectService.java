@@ -38,6 +38,12 @@ public final class ObjectService {
         this.registry = registry;
     }
 
+    private void requireReadable(ResourceType type, String name) {
+        if (!registry.hooks(type).readable()) {
+            throw ApiException.forbidden(type, name, type.qualifiedName() + " cannot be read back through the Berth API");
+        }
+    }
+
     public ResourceRegistry registry() {
         return registry;
     }
@@ -72,6 +78,7 @@ public final class ObjectService {
     }
 
     public ObjectNode get(ResourcePath path) {
+        requireReadable(path.type(), path.name());
         return shaped(existing(path), path);
     }
 
@@ -79,6 +86,7 @@ public final class ObjectService {
     public ObjectNode list(ResourcePath collection, String labelSelector) {
         LabelSelector selector = LabelSelectorParser.parse(labelSelector);
         ResourceType type = collection.type();
+        requireReadable(type, null);
         ObjectNode list = NODES.objectNode();
         list.put("kind", type.kind() + "List");
         list.put("apiVersion", collection.apiVersion());
@@ -262,8 +270,12 @@ public final class ObjectService {
     }
 
     /** The stored object as the request's version names it. */
-    private static ObjectNode shaped(StoredObject stored, ResourcePath path) {
+    private ObjectNode shaped(StoredObject stored, ResourcePath path) {
         ObjectNode object = stored.object();
+        if (!registry.hooks(path.type()).readable()) {
+            object.remove("data");
+            object.remove("stringData");
+        }
         ObjectNode shaped = NODES.objectNode();
         shaped.put("apiVersion", path.apiVersion());
         shaped.put("kind", object.path("kind").asText(path.type().kind()));

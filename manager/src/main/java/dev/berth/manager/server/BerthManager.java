@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.core.AdmissionController;
@@ -40,24 +41,50 @@ public final class BerthManager implements AutoCloseable {
     private Vertx vertx;
     private HttpServer server;
     private long housekeepingTimer = -1;
+    private long pollTimer = -1;
+    private long leaseTimer = -1;
+    private final DispatchOptions dispatchOptions;
+    private WorkerClusters workerClusters;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
+        this(store, clock, options, DispatchOptions.DEFAULTS);
+    }
+
+    public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
         this.store = store;
+        this.dispatchOptions = dispatchOptions;
         this.state = new ManagerState(store);
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
         this.service = new ObjectService(store, ManagerResources.registry(state));
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
+            state.dispatcher = new Dispatcher(state, clock, dispatchOptions, ManagerEpoch.next(store));
+            state.dispatcher.recover();
             return null;
         });
     }
 
-    /** Starts serving on host:port (0 picks a free port). */
+    /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         this.vertx = vertx;
         housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(state::reschedule));
+        onStateThread(() -> {
+            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId());
+            state.dispatcher.clusters = workerClusters;
+            state.multiKueue.attach(workerClusters);
+            return null;
+        });
+        pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
+                id -> stateThread.execute(workerClusters::pollAll));
+        leaseTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.leaseDuration().toMillis() / 3),
+                id -> stateThread.execute(state.dispatcher::renewLeases));
         return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    /** The fencing epoch of this manager run. */
+    public long fencingEpoch() {
+        return onStateThread(() -> state.dispatcher.epoch());
     }
 
     public int port() {
@@ -107,6 +134,12 @@ public final class BerthManager implements AutoCloseable {
     @Override
     public void close() {
         if (vertx != null && housekeepingTimer >= 0) vertx.cancelTimer(housekeepingTimer);
+        if (vertx != null && pollTimer >= 0) vertx.cancelTimer(pollTimer);
+        if (vertx != null && leaseTimer >= 0) vertx.cancelTimer(leaseTimer);
+        if (workerClusters != null) onStateThread(() -> {
+            workerClusters.close();
+            return null;
+        });
         if (server != null) server.close().await();
         stateThread.shutdown();
         try {

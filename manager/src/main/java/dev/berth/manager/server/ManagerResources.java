@@ -25,9 +25,18 @@ final class ManagerResources {
 
     static ResourceRegistry registry(ManagerState state) {
         StoredPriorities priorities = new StoredPriorities(state);
+        MultiKueueHooks multiKueue = new MultiKueueHooks(state);
+        state.multiKueue = multiKueue;
+        MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         return ResourceRegistry.builder()
                 .add(Resources.RESOURCE_FLAVORS, new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
-                        f -> state.controller.applyResourceFlavor(f), o -> state.controller.deleteResourceFlavor(o.key().name())), KueueApi.V1BETA1)
+                        f -> {
+                            state.controller.applyResourceFlavor(f);
+                            multiKueue.flavorsChanged();
+                        }, o -> {
+                            state.controller.deleteResourceFlavor(o.key().name());
+                            multiKueue.flavorsChanged();
+                        }), KueueApi.V1BETA1)
                 .add(Resources.CLUSTER_QUEUES, new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> requireFlavors(state, cq),
                         cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.COHORTS, new KueueObjectHooks<>(state, CohortDecoder::decode, c -> { },
@@ -38,7 +47,11 @@ final class ManagerResources {
                 .add(Resources.WORKLOAD_PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodeWorkloadPriorityClass,
                         p -> { }, p -> { }, o -> { }), KueueApi.V1BETA1)
                 .add(Resources.ADMISSION_CHECKS, new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
-                        c -> state.controller.applyAdmissionCheck(c.name(), true),
+                        c -> {
+                            state.controller.applyAdmissionCheck(c.name(), true);
+                            state.find(Resources.ADMISSION_CHECKS.resource(), "", c.name())
+                                    .ifPresent(check -> multiKueue.admissionCheckStored(check, multiKueueStatus));
+                        },
                         o -> state.controller.deleteAdmissionCheck(o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
@@ -49,6 +62,9 @@ final class ManagerResources {
                         o -> state.controller.deleteNamespace(o.key().name())))
                 .add(Resources.PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodePriorityClass,
                         p -> { }, p -> { }, o -> { }))
+                .add(Resources.MULTIKUEUE_CLUSTERS, multiKueue.clusterHooks(), KueueApi.V1BETA1)
+                .add(Resources.MULTIKUEUE_CONFIGS, multiKueue.configHooks(), KueueApi.V1BETA1)
+                .add(Resources.SECRETS, multiKueue.secretHooks())
                 .build();
     }
 

@@ -15,6 +15,10 @@ import java.util.Optional;
 final class ManagerState {
     final ObjectStore store;
     AdmissionController controller;
+    /** Null until dispatch is wired. */
+    Dispatcher dispatcher;
+    /** Null until dispatch is wired. */
+    MultiKueueHooks multiKueue;
 
     ManagerState(ObjectStore store) {
         this.store = store;
@@ -22,6 +26,7 @@ final class ManagerState {
 
     void reschedule() {
         controller.schedule();
+        if (dispatcher != null) dispatcher.reconcile();
     }
 
     Optional<ObjectNode> find(String resource, String namespace, String name) {

@@ -21,6 +21,13 @@ final class Resources {
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
 
+    static final ResourceType MULTIKUEUE_CLUSTERS = kueue("multikueueclusters", "multikueuecluster", KueueApi.MULTIKUEUE_CLUSTER, false, List.of(), true);
+    static final ResourceType MULTIKUEUE_CONFIGS = kueue("multikueueconfigs", "multikueueconfig", KueueApi.MULTIKUEUE_CONFIG, false, List.of(), false);
+    /** Write-only through the API: kubeconfig Secrets for MultiKueueClusters live in kueue-system. */
+    static final ResourceType SECRETS = new ResourceType("", "v1", "secrets", "secret", KueueApi.SECRET, true, List.of(), false);
+    /** Not served: the manager's own bookkeeping (its fencing epoch). */
+    static final String MANAGER_RECORDS = "berth.dev/managerrecords";
+
     private static ResourceType kueue(String plural, String singular, String kind, boolean namespaced, List<String> shortNames, boolean hasStatus) {
         return new ResourceType(KueueApi.GROUP, KueueApi.V1BETA2, plural, singular, kind, namespaced, shortNames, hasStatus);
     }

@@ -29,8 +29,20 @@ final class StoreStatusSink implements StatusSink {
             object.with("spec").put("active", active);
             state.store.replace(objectKey, object, null);
         }
-        state.store.replaceStatus(objectKey, StatusJson.workloadStatus(status), null);
+        ObjectNode written = StatusJson.workloadStatus(status);
+        // Dispatch's own fields are kept: the controller does not know them.
+        ObjectNode before = stored.get().object().path("status").isObject() ? (ObjectNode) stored.get().object().get("status") : null;
+        if (before != null) {
+            for (String kept : DISPATCH_FIELDS) {
+                if (before.has(kept)) written.set(kept, before.get(kept));
+            }
+        }
+        state.store.replaceStatus(objectKey, written, null);
+        if (state.dispatcher != null) state.dispatcher.workloadChanged(key);
     }
+
+    /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block. */
+    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch");
 
     @Override
     public void clusterQueueChanged(String name, QueueStatus status) {

@@ -1,0 +1,16 @@
+package dev.berth.manager.clusters;
+
+import dev.berth.protocol.crd.RemoteWorkload;
+import java.util.List;
+
+/** What {@link WorkerClusters} tells the manager; always called on the state thread. */
+public interface ClusterEvents {
+    /** The cluster became reachable or unreachable; message says why (never kubeconfig content). */
+    void connectionChanged(String cluster, boolean connected, String message);
+
+    /** A fresh heartbeat or capacity report arrived. */
+    void capacityChanged(String cluster);
+
+    /** The attempts this manager has on the cluster, as just listed. */
+    void attemptsListed(String cluster, List<RemoteWorkload> attempts);
+}

@@ -1,0 +1,150 @@
+package dev.berth.manager.dispatch;
+
+import dev.berth.manager.model.Quantity;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Chooses worker clusters for a workload that holds quota. Pure: the only input besides its
+ * arguments is the injected clock (heartbeat age, the Incremental interval).
+ */
+public final class PlacementPolicy {
+    private final Clock clock;
+    private final PlacementOptions options;
+
+    public PlacementPolicy(Clock clock, PlacementOptions options) {
+        this.clock = clock;
+        this.options = options;
+    }
+
+    /**
+     * @param clusters           the clusters of the workload's MultiKueueConfig, in the config's order
+     * @param firstDispatchOrNull when the Incremental strategy first dispatched this attempt; null before
+     */
+    public PlacementDecision place(PlacementRequest request, List<ClusterView> clusters, DispatchStrategy strategy,
+                                   Instant firstDispatchOrNull) {
+        Map<String, String> rejections = new LinkedHashMap<>();
+        List<ClusterView> eligible = new ArrayList<>();
+        for (ClusterView cluster : clusters) {
+            String reason = ineligibility(request, cluster);
+            if (reason == null) eligible.add(cluster);
+            else rejections.put(cluster.name(), reason);
+        }
+        PlacementDecision decision = switch (strategy) {
+            case DEFAULT -> capacityAware(request, eligible, rejections);
+            case ALL_AT_ONCE -> new PlacementDecision(eligible.stream().map(ClusterView::name).toList(), rejections);
+            case INCREMENTAL -> incremental(eligible, rejections, firstDispatchOrNull);
+        };
+        return inConfigOrder(decision, clusters);
+    }
+
+    private static PlacementDecision inConfigOrder(PlacementDecision decision, List<ClusterView> clusters) {
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (ClusterView cluster : clusters) {
+            String reason = decision.rejections().get(cluster.name());
+            if (reason != null) ordered.put(cluster.name(), reason);
+        }
+        return new PlacementDecision(decision.clusters(), ordered);
+    }
+
+    /** Why a cluster cannot take the workload at all (capacity aside), or null. */
+    private String ineligibility(PlacementRequest request, ClusterView cluster) {
+        if (!cluster.connected()) return "not connected";
+        if (cluster.cordoned()) return "cordoned";
+        if (cluster.lastHeartbeat() == null) return "no agent heartbeat yet";
+        Duration age = Duration.between(cluster.lastHeartbeat(), clock.instant());
+        if (age.compareTo(options.heartbeatStaleAfter()) > 0) return "heartbeat stale for " + age.toSeconds() + "s";
+        for (String flavor : request.flavors()) {
+            if (!cluster.flavors().containsKey(flavor)) return "flavor " + flavor + " missing";
+        }
+        return null;
+    }
+
+    private PlacementDecision capacityAware(PlacementRequest request, List<ClusterView> eligible, Map<String, String> rejections) {
+        List<ClusterView> fitting = new ArrayList<>();
+        for (ClusterView cluster : eligible) {
+            String shortfall = shortfall(request, cluster);
+            if (shortfall == null) fitting.add(cluster);
+            else rejections.put(cluster.name(), "no capacity: " + shortfall);
+        }
+        if (fitting.isEmpty()) return new PlacementDecision(List.of(), rejections);
+        String[] scarcest = scarcest(request, fitting);
+        Map<String, Map<String, Long>> demand = request.totalByFlavor();
+        ClusterView best = fitting.stream()
+                .max(Comparator.comparingLong((ClusterView c) -> freeAfter(c, demand, scarcest))
+                        .thenComparing(ClusterView::name, Comparator.reverseOrder()))
+                .orElseThrow();
+        return new PlacementDecision(List.of(best.name()), rejections);
+    }
+
+    /** What the cluster lacks to start the whole workload now, or null when it fits. */
+    private static String shortfall(PlacementRequest request, ClusterView cluster) {
+        for (Map.Entry<String, Map<String, Long>> flavor : request.totalByFlavor().entrySet()) {
+            FlavorCapacity capacity = cluster.flavors().get(flavor.getKey());
+            for (Map.Entry<String, Long> total : flavor.getValue().entrySet()) {
+                String resource = total.getKey();
+                long free = capacity.free(resource);
+                if (total.getValue() > free) {
+                    return "insufficient " + resource + ": " + Quantity.format(resource, total.getValue()) + " requested, "
+                            + Quantity.format(resource, free) + " free";
+                }
+            }
+        }
+        for (PodSetDemand podSet : request.podSets()) {
+            for (Map.Entry<String, Long> perPod : podSet.perPodRequests().entrySet()) {
+                String resource = perPod.getKey();
+                String flavor = podSet.flavors().get(resource);
+                if (flavor == null) continue;
+                long largest = cluster.flavors().get(flavor).largestOnOneNode(resource);
+                if (perPod.getValue() > largest) {
+                    return "no node has " + Quantity.format(resource, perPod.getValue()) + " " + resource
+                            + " free for one pod of " + podSet.name() + " (largest free on one node: "
+                            + Quantity.format(resource, largest) + ")";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The requested flavor/resource whose demand takes the largest share of what the fitting clusters have free. */
+    private static String[] scarcest(PlacementRequest request, List<ClusterView> fitting) {
+        String[] scarcest = null;
+        double worst = -1;
+        for (Map.Entry<String, Map<String, Long>> flavor : request.totalByFlavor().entrySet()) {
+            for (Map.Entry<String, Long> total : flavor.getValue().entrySet()) {
+                long freeEverywhere = 0;
+                for (ClusterView cluster : fitting) freeEverywhere += cluster.flavors().get(flavor.getKey()).free(total.getKey());
+                double share = freeEverywhere == 0 ? Double.MAX_VALUE : (double) total.getValue() / freeEverywhere;
+                if (share > worst) {
+                    worst = share;
+                    scarcest = new String[] {flavor.getKey(), total.getKey()};
+                }
+            }
+        }
+        return scarcest;
+    }
+
+    private static long freeAfter(ClusterView cluster, Map<String, Map<String, Long>> demand, String[] scarcest) {
+        if (scarcest == null) return 0;
+        long free = cluster.flavors().get(scarcest[0]).free(scarcest[1]);
+        return free - demand.get(scarcest[0]).get(scarcest[1]);
+    }
+
+    private PlacementDecision incremental(List<ClusterView> eligible, Map<String, String> rejections, Instant firstDispatchOrNull) {
+        long rounds = 1;
+        if (firstDispatchOrNull != null) {
+            Duration waited = Duration.between(firstDispatchOrNull, clock.instant());
+            rounds += Math.max(0, waited.toMillis() / Math.max(1, options.incrementalInterval().toMillis()));
+        }
+        int count = (int) Math.min(eligible.size(), rounds);
+        Map<String, String> notYet = new LinkedHashMap<>(rejections);
+        for (ClusterView later : eligible.subList(count, eligible.size())) notYet.put(later.name(), "not yet: incremental dispatch");
+        return new PlacementDecision(eligible.subList(0, count).stream().map(ClusterView::name).toList(), notYet);
+    }
+}

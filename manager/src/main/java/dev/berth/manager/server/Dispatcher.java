@@ -1,0 +1,351 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.clusters.ClusterEvents;
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchStrategy;
+import dev.berth.manager.dispatch.PlacementDecision;
+import dev.berth.manager.dispatch.PlacementPolicy;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.MultiKueueDecoder;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.Conditions;
+import dev.berth.protocol.Conditions.CheckStates;
+import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MultiKueue's admission check, done by Berth: places workloads that hold quota on worker clusters,
+ * mirrors the remote attempt's status back, and deletes attempts that are no longer current. Lives
+ * on the state thread; remote calls go through {@link WorkerClusters} and answer back on it.
+ */
+final class Dispatcher implements ClusterEvents {
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The current attempt of a workload. */
+    static final class Attempt {
+        final String id;
+        final Set<String> clusters = new LinkedHashSet<>();
+        String winner;
+
+        Attempt(String id) {
+            this.id = id;
+        }
+    }
+
+    private final ManagerState state;
+    private final Clock clock;
+    private final DispatchOptions options;
+    private final PlacementPolicy policy;
+    private final long epoch;
+    private final Map<WorkloadKey, Attempt> attempts = new HashMap<>();
+    private final Set<WorkloadKey> dirty = new LinkedHashSet<>();
+    private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
+    private final MultiKueueStatus clusterStatus;
+    WorkerClusters clusters;
+
+    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch) {
+        this.state = state;
+        this.clock = clock;
+        this.options = options;
+        this.policy = new PlacementPolicy(clock, options.placement());
+        this.epoch = epoch;
+        this.clusterStatus = new MultiKueueStatus(state, clock);
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    /** Restart: current attempts come back from the workloads' status.dispatch. */
+    void recover() {
+        for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
+            var dispatch = stored.object().path("status").path("dispatch");
+            String id = dispatch.path("attemptId").asText("");
+            if (id.isEmpty()) continue;
+            Attempt attempt = new Attempt(id);
+            attempt.clusters.add(dispatch.path("cluster").asText());
+            attempts.put(WorkloadKey.of(stored.key().namespace(), stored.key().name()), attempt);
+        }
+    }
+
+    /** The controller wrote a workload's status. */
+    void workloadChanged(WorkloadKey key) {
+        dirty.add(key);
+    }
+
+    /** Acts on every workload whose status changed since the last call; runs the scheduler again if quota was freed. */
+    void reconcile() {
+        if (clusters == null) return;
+        for (WorkloadKey key : new ArrayList<>(attempts.keySet())) {
+            if (state.controller.statusOf(key) == null) dirty.add(key);
+        }
+        for (int round = 0; round < 10 && !dirty.isEmpty(); round++) {
+            List<WorkloadKey> keys = new ArrayList<>(dirty);
+            dirty.clear();
+            keys.forEach(this::reconcile);
+            state.controller.schedule();
+        }
+    }
+
+    private void reconcile(WorkloadKey key) {
+        WorkloadStatus status = state.controller.statusOf(key);
+        Attempt attempt = attempts.get(key);
+        boolean running = status != null && status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED)
+                && !status.isTrue(Conditions.EVICTED);
+        if (!running) {
+            waiting.remove(key);
+            if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
+            return;
+        }
+        AdmissionCheckState check = multiKueueCheck(status);
+        if (check == null || attempt != null || !CheckStates.PENDING.equals(check.state())) return;
+        place(key, status, check);
+    }
+
+    private void place(WorkloadKey key, WorkloadStatus status, AdmissionCheckState check) {
+        ObjectNode workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).orElse(null);
+        ObjectNode admissionCheck = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name()).orElseThrow();
+        String configName = MultiKueueDecoder.configOf(admissionCheck);
+        var config = configName == null ? null : state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName)
+                .map(MultiKueueDecoder::decodeConfig).orElse(null);
+        if (workload == null) return;
+        if (config == null) {
+            pending(key, check, "MultiKueueConfig " + configName + " not found");
+            return;
+        }
+        List<ClusterView> views = config.clusters().stream().map(clusters::view).toList();
+        int priority = workload.path("spec").path("priority").asInt(0);
+        PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
+                DispatchStrategy.parse(config.strategy()), null);
+        if (!decision.placed()) {
+            waiting.add(key);
+            pending(key, check, decision.pendingMessage());
+            return;
+        }
+        waiting.remove(key);
+        Attempt attempt = new Attempt(UUID.randomUUID().toString());
+        attempts.put(key, attempt);
+        RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
+                clock.instant(), (int) options.leaseDuration().toSeconds());
+        for (String cluster : decision.clusters()) {
+            attempt.clusters.add(cluster);
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .addKeyValue("epoch", epoch).log("dispatching workload");
+            clusters.calls(cluster).ifPresent(calls -> calls.create(remote).onComplete(created -> {
+                if (created.succeeded()) return;
+                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        .log("dispatch failed: " + created.cause().getMessage());
+                attempt.clusters.remove(cluster);
+                if (attempt.clusters.isEmpty() && attempts.get(key) == attempt) {
+                    attempts.remove(key);
+                    writeDispatch(key, null, null);
+                    dirty.add(key);
+                    reconcile();
+                }
+            }));
+        }
+        String where = String.join(", ", decision.clusters());
+        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
+                "dispatched to cluster " + where + " (attempt " + attempt.id + ")");
+        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, "Dispatched", null), null);
+    }
+
+    private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
+        if (!message.equals(check.message())) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, message);
+    }
+
+    /** The remote copies of an attempt that is no longer current are deleted. */
+    private void abandon(WorkloadKey key, Attempt attempt, String why) {
+        attempts.remove(key);
+        for (String cluster : attempt.clusters) deleteRemote(key, cluster, attempt.id, why);
+        if (state.controller.statusOf(key) != null) writeDispatch(key, null, null);
+    }
+
+    private void deleteRemote(WorkloadKey key, String cluster, String attemptId, String why) {
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
+                .log("deleting remote attempt: " + why);
+        clusters.calls(cluster).ifPresent(calls -> calls.delete(key.namespace(), key.name()));
+    }
+
+    private AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
+        for (AdmissionCheckState check : status.admissionChecks()) {
+            boolean multiKueue = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name())
+                    .map(ac -> KueueApi.MULTIKUEUE_CONTROLLER.equals(ac.path("spec").path("controllerName").asText())).orElse(false);
+            if (multiKueue) return check;
+        }
+        return null;
+    }
+
+    // ---- cluster events ------------------------------------------------------------------
+
+    @Override
+    public void connectionChanged(String cluster, boolean connected, String message) {
+        clusterStatus.clusterActive(cluster, connected, message);
+        if (connected) capacityChanged(cluster);
+    }
+
+    @Override
+    public void capacityChanged(String cluster) {
+        dirty.addAll(waiting);
+        reconcile();
+    }
+
+    @Override
+    public void attemptsListed(String cluster, List<RemoteWorkload> listed) {
+        for (RemoteWorkload remote : listed) {
+            WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
+            String id = remote.getSpec().getAttemptId();
+            Attempt attempt = attempts.get(key);
+            if (attempt == null) attempt = adopt(key, cluster, remote);
+            if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster)
+                    || (attempt.winner != null && !attempt.winner.equals(cluster))) {
+                deleteRemote(key, cluster, id, "stale attempt");
+                continue;
+            }
+            RemoteWorkloadStatus status = remote.getStatus();
+            if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
+                mirror(key, cluster, attempt, status);
+            }
+        }
+        reconcile();
+    }
+
+    /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
+    private Attempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
+        WorkloadStatus status = state.controller.statusOf(key);
+        if (status == null || !status.isTrue(Conditions.QUOTA_RESERVED) || status.isTrue(Conditions.FINISHED) || multiKueueCheck(status) == null) {
+            return null;
+        }
+        Attempt attempt = new Attempt(remote.getSpec().getAttemptId());
+        attempt.clusters.add(cluster);
+        attempts.put(key, attempt);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("re-adopted remote attempt");
+        return attempt;
+    }
+
+    private void mirror(WorkloadKey key, String cluster, Attempt attempt, RemoteWorkloadStatus remote) {
+        WorkloadStatus status = state.controller.statusOf(key);
+        AdmissionCheckState check = status == null ? null : multiKueueCheck(status);
+        if (check == null) return;
+        String phase = remote.getPhase();
+        ObjectNode block = dispatchBlock(cluster, attempt.id, phase, remote);
+        switch (phase) {
+            case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {
+                if (attempt.winner == null) {
+                    attempt.winner = cluster;
+                    for (String other : attempt.clusters) {
+                        if (!other.equals(cluster)) deleteRemote(key, other, attempt.id, "another cluster admitted first");
+                    }
+                    attempt.clusters.retainAll(Set.of(cluster));
+                }
+                writeDispatch(key, block, cluster);
+                if (!CheckStates.READY.equals(check.state())) {
+                    log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                            .log("remote attempt admitted");
+                    state.controller.setAdmissionCheckState(key, check.name(), CheckStates.READY,
+                            "admitted in cluster " + cluster + " (attempt " + attempt.id + ")");
+                }
+            }
+            case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> {
+                boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
+                writeDispatch(key, block, cluster);
+                mirrorObjectStatus(key, remote);
+                log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        .log("remote attempt finished: " + phase);
+                attempts.remove(key);
+                deleteRemote(key, cluster, attempt.id, "finished");
+                state.controller.finish(key, succeeded, succeeded ? Conditions.Reasons.SUCCEEDED : Conditions.Reasons.FAILED,
+                        Objects.requireNonNullElse(remote.getMessage(), "finished in cluster " + cluster));
+            }
+            case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
+                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        .log("remote attempt " + phase + ": " + remote.getReason());
+                abandon(key, attempt, phase);
+                state.controller.setAdmissionCheckState(key, check.name(), CheckStates.RETRY,
+                        "attempt " + attempt.id + " in cluster " + cluster + " " + phase + ": " + remote.getReason());
+            }
+            default -> writeDispatch(key, block, attempt.winner);
+        }
+        if (remote.getObjectStatus() != null && !RemoteWorkloadPhase.isFinal(phase)) mirrorObjectStatus(key, remote);
+    }
+
+    private void mirrorObjectStatus(WorkloadKey key, RemoteWorkloadStatus remote) {
+        if (remote.getObjectStatus() == null) return;
+        state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey).ifPresent(owner -> {
+            ObjectNode objectStatus = JSON.valueToTree(remote.getObjectStatus());
+            var stored = state.store.get(owner);
+            if (stored.isPresent() && !objectStatus.equals(stored.get().object().path("status"))) {
+                state.store.replaceStatus(owner, objectStatus, null);
+            }
+        });
+    }
+
+    /** Renews the lease (and raises the epoch) of every current attempt. Called every leaseDuration/3. */
+    void renewLeases() {
+        if (clusters == null) return;
+        String now = StatusJson.timestamp(clock.instant());
+        attempts.forEach((key, attempt) -> {
+            for (String cluster : attempt.clusters) {
+                clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), now, epoch)
+                        .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
+                                .addKeyValue("attempt", attempt.id).log("lease renewal failed: " + e.getMessage())));
+            }
+        });
+    }
+
+    private static ObjectNode dispatchBlock(String cluster, String attemptId, String phase, RemoteWorkloadStatus remote) {
+        ObjectNode block = JsonNodeFactory.instance.objectNode();
+        block.put("cluster", cluster);
+        block.put("attemptId", attemptId);
+        block.put("phase", phase);
+        if (remote != null) {
+            block.put("podsRunning", remote.getPodsRunning());
+            block.put("podsSucceeded", remote.getPodsSucceeded());
+            block.put("podsFailed", remote.getPodsFailed());
+            if (remote.getReason() != null) block.put("reason", remote.getReason());
+            if (remote.getMessage() != null) block.put("message", remote.getMessage());
+            if (remote.getPodProblems() != null && !remote.getPodProblems().isEmpty()) {
+                block.set("podProblems", JSON.valueToTree(remote.getPodProblems()));
+            }
+        }
+        return block;
+    }
+
+    /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
+    private void writeDispatch(WorkloadKey key, ObjectNode block, String clusterName) {
+        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
+        state.store.get(objectKey).ifPresent(stored -> {
+            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
+                    : JsonNodeFactory.instance.objectNode();
+            ObjectNode before = status.deepCopy();
+            if (block == null) status.remove("dispatch");
+            else status.set("dispatch", block);
+            if (clusterName == null) status.remove("clusterName");
+            else status.put("clusterName", clusterName);
+            if (!status.equals(before)) state.store.replaceStatus(objectKey, status, null);
+        });
+    }
+}

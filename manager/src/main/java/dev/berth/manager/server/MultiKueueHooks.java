@@ -1,0 +1,134 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.clusters.KubeconfigSource;
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.objects.ApiVersionConverter;
+import dev.berth.manager.objects.MultiKueueDecoder;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.KueueApi;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * MultiKueue's objects: a MultiKueueCluster (re)connects its worker cluster when stored, a
+ * MultiKueueConfig is validated, and a kubeconfig Secret in kueue-system reconnects the clusters
+ * that name it. Secrets are write-only through the API and their content is never logged.
+ */
+final class MultiKueueHooks {
+    private final ManagerState state;
+    private WorkerClusters clusters;
+
+    MultiKueueHooks(ManagerState state) {
+        this.state = state;
+    }
+
+    /** Dispatch is live: connect every stored MultiKueueCluster. */
+    void attach(WorkerClusters clusters) {
+        this.clusters = clusters;
+        clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
+        for (StoredObject cluster : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) connect(cluster.object());
+    }
+
+    void flavorsChanged() {
+        if (clusters != null) clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
+    }
+
+    private void connect(ObjectNode object) {
+        if (clusters == null) return;
+        MultiKueueDecoder.ClusterInfo cluster = MultiKueueDecoder.decodeCluster(object);
+        clusters.connect(cluster.name(), source(cluster));
+    }
+
+    private KubeconfigSource source(MultiKueueDecoder.ClusterInfo cluster) {
+        if (!cluster.fromSecret()) return KubeconfigSource.ofPath(cluster.location());
+        Optional<ObjectNode> secret = state.find(Resources.SECRETS.resource(), KueueApi.CONFIG_NAMESPACE, cluster.location());
+        if (secret.isEmpty()) {
+            return KubeconfigSource.unresolved("Secret " + KueueApi.CONFIG_NAMESPACE + "/" + cluster.location() + " not found");
+        }
+        String encoded = secret.get().path("data").path(KueueApi.KUBECONFIG_KEY).asText("");
+        if (!encoded.isEmpty()) {
+            try {
+                return KubeconfigSource.ofContent(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException notBase64) {
+                return KubeconfigSource.unresolved("Secret " + cluster.location() + ": data.kubeconfig is not base64");
+            }
+        }
+        String plain = secret.get().path("stringData").path(KueueApi.KUBECONFIG_KEY).asText("");
+        if (!plain.isEmpty()) return KubeconfigSource.ofContent(plain);
+        return KubeconfigSource.unresolved("Secret " + cluster.location() + " has no key " + KueueApi.KUBECONFIG_KEY);
+    }
+
+    ObjectHooks clusterHooks() {
+        return new ObjectHooks() {
+            @Override
+            public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+                ApiVersionConverter.toV1beta2(incoming);
+                MultiKueueDecoder.decodeCluster(incoming);
+                return incoming;
+            }
+
+            @Override
+            public void stored(StoredObject object) {
+                connect(object.object());
+            }
+
+            @Override
+            public void deleted(StoredObject object) {
+                if (clusters != null) clusters.disconnect(object.key().name());
+            }
+        };
+    }
+
+    ObjectHooks configHooks() {
+        return new ObjectHooks() {
+            @Override
+            public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+                ApiVersionConverter.toV1beta2(incoming);
+                MultiKueueDecoder.decodeConfig(incoming);
+                return incoming;
+            }
+
+            @Override
+            public void stored(StoredObject object) {
+                state.reschedule();
+            }
+        };
+    }
+
+    ObjectHooks secretHooks() {
+        return new ObjectHooks() {
+            @Override
+            public boolean readable() {
+                return false;
+            }
+
+            @Override
+            public void stored(StoredObject secret) {
+                if (!KueueApi.CONFIG_NAMESPACE.equals(secret.key().namespace())) return;
+                for (StoredObject stored : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) {
+                    MultiKueueDecoder.ClusterInfo cluster = MultiKueueDecoder.decodeCluster(stored.object());
+                    if (cluster.fromSecret() && cluster.location().equals(secret.key().name())) connect(stored.object());
+                }
+            }
+        };
+    }
+
+    /** Kueue's AdmissionCheck Active condition for a MultiKueue check: its config must exist. */
+    void admissionCheckStored(ObjectNode check, MultiKueueStatus status) {
+        if (!KueueApi.MULTIKUEUE_CONTROLLER.equals(check.path("spec").path("controllerName").asText())) return;
+        String name = check.path("metadata").path("name").asText();
+        String config = MultiKueueDecoder.configOf(check);
+        if (config == null) {
+            status.admissionCheckActive(name, false, "spec.parameters must reference a MultiKueueConfig");
+        } else if (state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", config).isEmpty()) {
+            status.admissionCheckActive(name, false, "MultiKueueConfig " + config + " not found");
+        } else {
+            status.admissionCheckActive(name, true, "The admission check is active");
+        }
+    }
+
+}
