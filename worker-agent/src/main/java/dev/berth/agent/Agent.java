@@ -1,0 +1,153 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.Labels;
+import dev.berth.protocol.crd.RemoteWorkload;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running agent: heartbeat and reconcile passes on one dedicated thread (blocking API calls stay
+ * off the Vert.x event loop, and the fencing mark is touched by one thread only), passes triggered
+ * by watches on RemoteWorkloads and the agent's pods as well as periodically, and the HTTP endpoints.
+ */
+public final class Agent {
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+    private final KubernetesClient client;
+    private final AgentConfig config;
+    private final AgentHttp http;
+    private final AgentMetrics metrics;
+    private final AgentHealth health = new AgentHealth();
+    private final FencingGuard fencing = new FencingGuard(0);
+    private final Heartbeat heartbeat;
+    private final RemoteWorkloadReconciler reconciler;
+    private final ScheduledExecutorService loop;
+    private final AtomicBoolean passQueued = new AtomicBoolean();
+    private final List<Watch> watches = new ArrayList<>();
+    private volatile boolean stopped;
+
+    public Agent(Vertx vertx, KubernetesClient client, AgentConfig config, Clock clock) {
+        this.client = client;
+        this.config = config;
+        this.metrics = new AgentMetrics(config.name());
+        AttemptObjects objects = new AttemptObjects(client, config.namespaceScope());
+        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock);
+        this.reconciler = new RemoteWorkloadReconciler(client, config, objects, fencing, new LeaseClock(clock), metrics);
+        this.http = new AgentHttp(vertx, health, metrics);
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "berth-agent-" + config.name());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port. */
+    public Future<Integer> start() {
+        return http.start(config.host(), config.port()).onSuccess(port -> {
+            loop.execute(this::restoreFencingMark);
+            loop.scheduleWithFixedDelay(heartbeat::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
+            loop.scheduleWithFixedDelay(this::pass, 0, config.reconcileInterval().toMillis(), TimeUnit.MILLISECONDS);
+            watch();
+            LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("port", port)
+                    .addKeyValue("namespaceScope", config.namespaceScope().orElse("*")).log("agent started");
+        });
+    }
+
+    public Future<Void> stop() {
+        stopped = true;
+        synchronized (watches) {
+            watches.forEach(Watch::close);
+            watches.clear();
+        }
+        loop.shutdownNow();
+        return http.stop();
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    public AgentHealth health() {
+        return health;
+    }
+
+    /** Asks for a reconcile pass soon; requests while one is queued are folded into it. */
+    public void trigger() {
+        if (stopped || !passQueued.compareAndSet(false, true)) return;
+        try {
+            loop.execute(this::pass);
+        } catch (RuntimeException e) {
+            passQueued.set(false);
+        }
+    }
+
+    private void pass() {
+        passQueued.set(false);
+        try {
+            reconciler.reconcile();
+        } catch (RuntimeException e) {
+            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("reconcile pass failed");
+        }
+    }
+
+    private void restoreFencingMark() {
+        try {
+            heartbeat.persistedFencingEpoch().ifPresent(fencing::accept);
+        } catch (RuntimeException e) {
+            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("could not read the persisted fencing epoch");
+        }
+    }
+
+    private void watch() {
+        if (stopped) return;
+        try {
+            var rws = client.resources(RemoteWorkload.class);
+            var pods = client.pods();
+            Watch rwWatch = config.namespaceScope().isPresent()
+                    ? rws.inNamespace(config.namespaceScope().get()).watch(new Trigger<>())
+                    : rws.inAnyNamespace().watch(new Trigger<>());
+            Watch podWatch = config.namespaceScope().isPresent()
+                    ? pods.inNamespace(config.namespaceScope().get()).withLabel(Labels.REMOTE_WORKLOAD).watch(new Trigger<>())
+                    : pods.inAnyNamespace().withLabel(Labels.REMOTE_WORKLOAD).watch(new Trigger<>());
+            synchronized (watches) {
+                watches.add(rwWatch);
+                watches.add(podWatch);
+            }
+        } catch (RuntimeException e) {
+            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("watch failed; periodic passes continue");
+            if (!stopped) loop.schedule(this::watch, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Any event means: reconcile soon. A closed watch is reopened after a second. */
+    private final class Trigger<T> implements Watcher<T> {
+        @Override
+        public void eventReceived(Action action, T resource) {
+            trigger();
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+            if (stopped) return;
+            LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("error", String.valueOf(cause)).log("watch closed; reopening");
+            synchronized (watches) {
+                watches.forEach(Watch::close);
+                watches.clear();
+            }
+            loop.schedule(Agent.this::watch, 1, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.Labels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.net.HttpURLConnection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The objects the agent creates for attempts (Jobs, JobSets, Pods), found by the agent's labels. The
+ * API contexts are given explicitly so no discovery request is needed; a kind whose API the cluster
+ * does not serve (no JobSet CRD) simply has no objects.
+ */
+public final class AttemptObjects {
+    static final ResourceDefinitionContext JOBS = context("batch", "v1", "Job", "jobs");
+    static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
+    static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS);
+
+    private final KubernetesClient client;
+    private final Optional<String> namespaceScope;
+
+    public AttemptObjects(KubernetesClient client, Optional<String> namespaceScope) {
+        this.client = client;
+        this.namespaceScope = namespaceScope;
+    }
+
+    /** Creates the objects; one that already exists (a retry after a partial failure) counts as created. */
+    public void create(List<RenderedObject> objects) {
+        for (RenderedObject object : objects) {
+            GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(object.body(), GenericKubernetesResource.class);
+            String namespace = resource.getMetadata().getNamespace();
+            try {
+                client.genericKubernetesResources(context(object.group(), object.version(), object.kind(), object.plural()))
+                        .inNamespace(namespace).resource(resource).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) throw e;
+            }
+        }
+    }
+
+    /** Every Job and JobSet the agent created, as maps, in the agent's scope. */
+    public List<Map<String, Object>> listOwners() {
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (ResourceDefinitionContext context : OWNERS) {
+            for (GenericKubernetesResource resource : listGeneric(context)) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> map = client.getKubernetesSerialization().convertValue(resource, Map.class);
+                result.add(map);
+            }
+        }
+        return result;
+    }
+
+    /** Every pod in the agent's scope (all of them count for node usage). */
+    public List<Pod> listPods() {
+        return namespaceScope.isPresent()
+                ? client.pods().inNamespace(namespaceScope.get()).list().getItems()
+                : client.pods().inAnyNamespace().list().getItems();
+    }
+
+    /** Deletes the Jobs, JobSets and Pods of one attempt; pods explicitly, as no garbage collector may run. */
+    public void deleteAttempt(String namespace, String attemptId) {
+        deleteLabelled(namespace, Labels.ATTEMPT_ID, attemptId);
+    }
+
+    /** Deletes everything created for a RemoteWorkload, whatever the attempt. */
+    public void deleteRemoteWorkload(String namespace, String remoteWorkloadName) {
+        deleteLabelled(namespace, Labels.REMOTE_WORKLOAD, remoteWorkloadName);
+    }
+
+    private void deleteLabelled(String namespace, String label, String value) {
+        for (ResourceDefinitionContext context : OWNERS) {
+            try {
+                client.genericKubernetesResources(context).inNamespace(namespace).withLabel(label, value).delete();
+            } catch (KubernetesClientException e) {
+                if (!isMissingApi(e)) throw e;
+            }
+        }
+        client.pods().inNamespace(namespace).withLabel(label, value).delete();
+    }
+
+    private List<GenericKubernetesResource> listGeneric(ResourceDefinitionContext context) {
+        try {
+            var operation = client.genericKubernetesResources(context);
+            return (namespaceScope.isPresent()
+                    ? operation.inNamespace(namespaceScope.get()).withLabel(Labels.REMOTE_WORKLOAD).list()
+                    : operation.inAnyNamespace().withLabel(Labels.REMOTE_WORKLOAD).list()).getItems();
+        } catch (KubernetesClientException e) {
+            if (isMissingApi(e)) return List.of();
+            throw e;
+        }
+    }
+
+    private static boolean isMissingApi(KubernetesClientException e) {
+        return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
+    }
+
+    static ResourceDefinitionContext context(String group, String version, String kind, String plural) {
+        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
+                .withPlural(plural).withNamespaced(true).build();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.Annotations;
+import dev.berth.protocol.crd.BerthCrds;
+import dev.berth.protocol.crd.CapacityReport;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's sign of life: Lease berth-system/berth-agent renewed every heartbeat, holding the
+ * capacity report per flavor of the catalogue and the highest fencing epoch accepted.
+ */
+public final class Heartbeat {
+    private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
+    public static final String AGENT_VERSION = "0.1.0";
+
+    private final KubernetesClient client;
+    private final AgentConfig config;
+    private final FencingGuard fencing;
+    private final FlavorCatalogue catalogue;
+    private final AttemptObjects objects;
+    private final AgentMetrics metrics;
+    private final AgentHealth health;
+    private final Clock clock;
+
+    public Heartbeat(KubernetesClient client, AgentConfig config, FencingGuard fencing, AttemptObjects objects,
+                     AgentMetrics metrics, AgentHealth health, Clock clock) {
+        this.client = client;
+        this.config = config;
+        this.fencing = fencing;
+        this.catalogue = new FlavorCatalogue(client);
+        this.objects = objects;
+        this.metrics = metrics;
+        this.health = health;
+        this.clock = clock;
+    }
+
+    /** The epoch persisted by a previous run of the agent, so a restart does not forget what it fenced off. */
+    public Optional<Long> persistedFencingEpoch() {
+        Lease lease = client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get();
+        if (lease == null || lease.getMetadata().getAnnotations() == null) return Optional.empty();
+        String value = lease.getMetadata().getAnnotations().get(Annotations.AGENT_FENCING_EPOCH);
+        try {
+            return value == null ? Optional.empty() : Optional.of(Long.parseLong(value.trim()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** One heartbeat; never throws: a failure is counted, logged and makes the agent unready. */
+    public void beat() {
+        try {
+            ensureSystemNamespace();
+            CapacityReport report = CapacityCalculator.report(
+                    ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()),
+                    catalogue.read(), clock.instant(), AGENT_VERSION);
+            writeLease(report);
+            metrics.capacity(report);
+            health.heartbeatSucceeded();
+        } catch (RuntimeException e) {
+            metrics.heartbeatFailed();
+            health.heartbeatFailed();
+            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("heartbeat failed");
+        }
+    }
+
+    private void ensureSystemNamespace() {
+        if (client.namespaces().withName(BerthCrds.SYSTEM_NAMESPACE).get() != null) return;
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(BerthCrds.SYSTEM_NAMESPACE).endMetadata().build())
+                .createOr(NonDeletingOperation::update);
+    }
+
+    private void writeLease(CapacityReport report) {
+        Instant now = clock.instant();
+        ZonedDateTime renewTime = now.truncatedTo(ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(Annotations.AGENT_CAPACITY, client.getKubernetesSerialization().asJson(report));
+        annotations.put(Annotations.AGENT_FENCING_EPOCH, Long.toString(fencing.highestAccepted()));
+        var leases = client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE);
+        Lease existing = leases.withName(BerthCrds.AGENT_LEASE).get();
+        if (existing == null) {
+            leases.resource(new LeaseBuilder()
+                    .withNewMetadata().withName(BerthCrds.AGENT_LEASE).withNamespace(BerthCrds.SYSTEM_NAMESPACE).withAnnotations(annotations).endMetadata()
+                    .withNewSpec().withHolderIdentity(config.name()).withLeaseDurationSeconds(config.leaseDurationSeconds())
+                    .withAcquireTime(renewTime).withRenewTime(renewTime).endSpec().build()).create();
+            return;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(Optional.ofNullable(existing.getMetadata().getAnnotations()).orElse(Map.of()));
+        merged.putAll(annotations);
+        existing.getMetadata().setAnnotations(merged);
+        if (!config.name().equals(existing.getSpec().getHolderIdentity())) existing.getSpec().setAcquireTime(renewTime);
+        existing.getSpec().setHolderIdentity(config.name());
+        existing.getSpec().setLeaseDurationSeconds(config.leaseDurationSeconds());
+        existing.getSpec().setRenewTime(renewTime);
+        leases.resource(existing).update();
+    }
+}

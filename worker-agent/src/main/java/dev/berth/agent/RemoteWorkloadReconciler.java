@@ -1,0 +1,261 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.Labels;
+import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
+import dev.berth.protocol.crd.RemoteWorkloadSpec;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile pass over every RemoteWorkload in scope, in named steps:
+ * snapshot the cluster; remove objects whose RemoteWorkload or attempt is gone; for running attempts,
+ * stop expired leases, reserve capacity for pods not bound yet and mirror status; then for new and
+ * pending attempts (highest priority first) refuse superseded epochs, stop expired leases, admit
+ * all-or-nothing and create the objects.
+ */
+public final class RemoteWorkloadReconciler {
+    public static final String REASON_FENCED = "FencingEpochSuperseded";
+    public static final String REASON_LEASE_EXPIRED = "LeaseExpired";
+    public static final String REASON_UNSUPPORTED = "UnsupportedTemplate";
+
+    private final KubernetesClient client;
+    private final AgentConfig config;
+    private final AttemptObjects objects;
+    private final FencingGuard fencing;
+    private final LeaseClock leaseClock;
+    private final AgentMetrics metrics;
+    private final RemoteWorkloadStatusWriter statusWriter;
+    private final AttemptLog log;
+
+    public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, FencingGuard fencing,
+                                    LeaseClock leaseClock, AgentMetrics metrics) {
+        this.client = client;
+        this.config = config;
+        this.objects = objects;
+        this.fencing = fencing;
+        this.leaseClock = leaseClock;
+        this.metrics = metrics;
+        this.statusWriter = new RemoteWorkloadStatusWriter(client);
+        this.log = new AttemptLog(LoggerFactory.getLogger(RemoteWorkloadReconciler.class), config.name());
+    }
+
+    /** A snapshot of everything one pass needs, read once at its start. */
+    private record PassInput(List<RemoteWorkload> remoteWorkloads, Map<String, List<Pod>> podsByAttempt,
+                             Map<String, List<Map<String, Object>>> ownersByAttempt, ClusterSnapshot cluster) {}
+
+    public void reconcile() {
+        PassInput input = read();
+        removeOrphans(input);
+        ClusterSnapshot cluster = input.cluster();
+        for (RemoteWorkload rw : input.remoteWorkloads()) {
+            if (!isRunning(rw, input)) continue;
+            try {
+                cluster = reconcileRunning(rw, input, cluster);
+            } catch (RuntimeException e) {
+                log.warn(rw, "reconcile failed; retried next pass", "error", e.toString());
+            }
+        }
+        for (RemoteWorkload rw : input.remoteWorkloads()) {
+            try {
+                if (isFinal(rw)) cleanUpFinished(rw, input);
+                else if (!isRunning(rw, input)) cluster = reconcileWaiting(rw, cluster);
+            } catch (RuntimeException e) {
+                log.warn(rw, "reconcile failed; retried next pass", "error", e.toString());
+            }
+        }
+        countPhases(input.remoteWorkloads());
+    }
+
+    private PassInput read() {
+        var operation = client.resources(RemoteWorkload.class);
+        List<RemoteWorkload> rws = new ArrayList<>(config.namespaceScope().isPresent()
+                ? operation.inNamespace(config.namespaceScope().get()).list().getItems()
+                : operation.inAnyNamespace().list().getItems());
+        rws.removeIf(rw -> rw.getSpec() == null || rw.getSpec().getAttemptId() == null || rw.getMetadata().getDeletionTimestamp() != null);
+        rws.sort(Comparator.comparingInt((RemoteWorkload rw) -> rw.getSpec().getPriority()).reversed()
+                .thenComparing(rw -> Objects.requireNonNullElse(rw.getMetadata().getCreationTimestamp(), ""))
+                .thenComparing(rw -> rw.getMetadata().getNamespace() + "/" + rw.getMetadata().getName()));
+        List<Pod> pods = objects.listPods();
+        Map<String, List<Pod>> podsByAttempt = new HashMap<>();
+        for (Pod pod : pods) {
+            String attempt = label(pod, Labels.ATTEMPT_ID);
+            if (attempt != null && label(pod, Labels.REMOTE_WORKLOAD) != null) podsByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(pod);
+        }
+        Map<String, List<Map<String, Object>>> ownersByAttempt = new HashMap<>();
+        for (Map<String, Object> owner : objects.listOwners()) {
+            String attempt = labelOf(owner, Labels.ATTEMPT_ID);
+            if (attempt != null) ownersByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(owner);
+        }
+        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(client.nodes().list().getItems(), pods));
+    }
+
+    /** Step: whatever the agent created for a RemoteWorkload that is gone, or for an attempt it no longer runs, is deleted. */
+    private void removeOrphans(PassInput input) {
+        Set<String> current = new HashSet<>();
+        for (RemoteWorkload rw : input.remoteWorkloads()) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
+        Map<String, String> orphans = new TreeMap<>();
+        input.ownersByAttempt().forEach((attempt, owners) -> owners.forEach(o -> {
+            String namespace = String.valueOf(TemplatePods.map(o, "metadata").orElse(Map.of()).get("namespace"));
+            if (!current.contains(namespace + "/" + attempt)) orphans.put(namespace + "/" + attempt, attempt);
+        }));
+        input.podsByAttempt().forEach((attempt, pods) -> pods.forEach(p -> {
+            if (!current.contains(p.getMetadata().getNamespace() + "/" + attempt)) orphans.put(p.getMetadata().getNamespace() + "/" + attempt, attempt);
+        }));
+        orphans.forEach((key, attempt) -> {
+            String namespace = key.substring(0, key.indexOf('/'));
+            LoggerFactory.getLogger(RemoteWorkloadReconciler.class).atInfo().addKeyValue("cluster", config.name())
+                    .addKeyValue("namespace", namespace).addKeyValue("attempt", attempt).log("deleting objects of a removed attempt");
+            objects.deleteAttempt(namespace, attempt);
+        });
+    }
+
+    /** Step for an attempt whose objects exist: stop it if its lease ran out, else hold its capacity and mirror its status. */
+    private ClusterSnapshot reconcileRunning(RemoteWorkload rw, PassInput input, ClusterSnapshot cluster) {
+        RemoteWorkloadSpec spec = rw.getSpec();
+        if (leaseClock.isExpired(spec.getLeaseRenewTime(), spec.getLeaseDurationSeconds())) {
+            stopExpired(rw);
+            return cluster;
+        }
+        if (!fencing.isSuperseded(spec.getFencingEpoch())) fencing.accept(spec.getFencingEpoch());
+        List<Pod> pods = input.podsByAttempt().getOrDefault(spec.getAttemptId(), List.of());
+        ClusterSnapshot reserved = UnboundPods.reserve(cluster, AttemptDemand.of(spec), pods);
+        RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(),
+                input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of()), pods, leaseClock.now());
+        if (RemoteWorkloadPhase.isFinal(status.getPhase())) log.info(rw, "attempt finished", "phase", status.getPhase());
+        statusWriter.write(rw, status);
+        return reserved;
+    }
+
+    /** Step for a new or pending attempt: refuse, stop, keep pending, or admit and create. */
+    private ClusterSnapshot reconcileWaiting(RemoteWorkload rw, ClusterSnapshot cluster) {
+        RemoteWorkloadSpec spec = rw.getSpec();
+        if (!TemplateRenderer.canRender(spec)) {
+            Object kind = spec.getTemplate() == null ? null : spec.getTemplate().get("kind");
+            reject(rw, REASON_UNSUPPORTED, "template kind " + kind + " is not a batch/v1 Job, a JobSet, a Pod or a List of Pods");
+            return cluster;
+        }
+        if (fencing.isSuperseded(spec.getFencingEpoch())) {
+            reject(rw, REASON_FENCED, "fencing epoch " + spec.getFencingEpoch() + " is older than epoch "
+                    + fencing.highestAccepted() + " already accepted by agent " + config.name());
+            return cluster;
+        }
+        if (leaseClock.isExpired(spec.getLeaseRenewTime(), spec.getLeaseDurationSeconds())) {
+            stopExpired(rw);
+            return cluster;
+        }
+        fencing.accept(spec.getFencingEpoch());
+        AdmissionResult result = AttemptAdmission.admit(cluster, AttemptDemand.of(spec));
+        if (result instanceof AdmissionResult.DoesNotFit notFit) {
+            RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.PENDING, notFit.reason(),
+                    "waiting for capacity on cluster " + config.name());
+            if (!notFit.reason().equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", notFit.reason());
+            statusWriter.write(rw, status);
+            return cluster;
+        }
+        AdmissionResult.Fits fits = (AdmissionResult.Fits) result;
+        AttemptOwner owner = new AttemptOwner(rw.getMetadata().getNamespace(), rw.getMetadata().getName(),
+                rw.getMetadata().getUid(), spec.getAttemptId(), spec.getWorkloadName());
+        objects.create(TemplateRenderer.render(owner, spec));
+        metrics.admitted();
+        log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
+        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
+                "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
+        status.setAdmittedTime(leaseClock.now().toString());
+        statusWriter.write(rw, status);
+        return fits.after();
+    }
+
+    /** Step for an attempt already Stopped/Rejected/Succeeded/Failed: its objects go once it is stopped or rejected. */
+    private void cleanUpFinished(RemoteWorkload rw, PassInput input) {
+        String phase = rw.getStatus().getPhase();
+        String attempt = rw.getSpec().getAttemptId();
+        boolean leftovers = input.ownersByAttempt().containsKey(attempt) || input.podsByAttempt().containsKey(attempt);
+        if (leftovers && (RemoteWorkloadPhase.STOPPED.equals(phase) || RemoteWorkloadPhase.REJECTED.equals(phase))) {
+            objects.deleteAttempt(rw.getMetadata().getNamespace(), attempt);
+        }
+    }
+
+    private void stopExpired(RemoteWorkload rw) {
+        RemoteWorkloadSpec spec = rw.getSpec();
+        objects.deleteAttempt(rw.getMetadata().getNamespace(), spec.getAttemptId());
+        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.STOPPED, REASON_LEASE_EXPIRED,
+                "lease renewed at " + spec.getLeaseRenewTime() + " for " + spec.getLeaseDurationSeconds()
+                        + "s expired before " + leaseClock.now() + "; objects and pods deleted");
+        status.setCompletionTime(leaseClock.now().toString());
+        metrics.leaseExpired();
+        log.warn(rw, "attempt stopped: lease expired", "leaseRenewTime", spec.getLeaseRenewTime());
+        statusWriter.write(rw, status);
+    }
+
+    private void reject(RemoteWorkload rw, String reason, String message) {
+        metrics.rejected(reason);
+        log.warn(rw, "attempt rejected", "reason", reason, "detail", message);
+        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.REJECTED, reason, message);
+        status.setCompletionTime(leaseClock.now().toString());
+        statusWriter.write(rw, status);
+    }
+
+    private RemoteWorkloadStatus freshStatus(RemoteWorkload rw, String phase, String reason, String message) {
+        RemoteWorkloadStatus status = new RemoteWorkloadStatus();
+        status.setAttemptId(rw.getSpec().getAttemptId());
+        status.setPhase(phase);
+        status.setReason(reason);
+        status.setMessage(message);
+        status.setAdmittedTime(currentStatus(rw).getAdmittedTime());
+        return status;
+    }
+
+    /** The status for this attempt; a status left by an earlier attempt of the same name counts as none. */
+    private static RemoteWorkloadStatus currentStatus(RemoteWorkload rw) {
+        RemoteWorkloadStatus status = rw.getStatus();
+        if (status == null || !Objects.equals(status.getAttemptId(), rw.getSpec().getAttemptId())) return new RemoteWorkloadStatus();
+        return status;
+    }
+
+    private static boolean isFinal(RemoteWorkload rw) {
+        return RemoteWorkloadPhase.isFinal(currentStatus(rw).getPhase());
+    }
+
+    /** Admitted or Running, or objects exist for the attempt (the status write after creating them was lost). */
+    private static boolean isRunning(RemoteWorkload rw, PassInput input) {
+        if (isFinal(rw)) return false;
+        String phase = currentStatus(rw).getPhase();
+        return RemoteWorkloadPhase.ADMITTED.equals(phase) || RemoteWorkloadPhase.RUNNING.equals(phase)
+                || input.ownersByAttempt().containsKey(rw.getSpec().getAttemptId())
+                || input.podsByAttempt().containsKey(rw.getSpec().getAttemptId());
+    }
+
+    /** Phases as written this pass (the status writer sets each RemoteWorkload's status in place). */
+    private void countPhases(List<RemoteWorkload> rws) {
+        Map<String, Long> counts = new HashMap<>();
+        for (RemoteWorkload rw : rws) {
+            String phase = currentStatus(rw).getPhase();
+            counts.merge(phase == null ? RemoteWorkloadPhase.PENDING : phase, 1L, Long::sum);
+        }
+        metrics.attempts(counts);
+    }
+
+    private static String label(HasMetadata object, String key) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels == null ? null : labels.get(key);
+    }
+
+    private static String labelOf(Map<String, Object> object, String key) {
+        Object value = TemplatePods.map(object, "metadata").flatMap(m -> TemplatePods.map(m, "labels")).orElse(Map.of()).get(key);
+        return value == null ? null : value.toString();
+    }
+}

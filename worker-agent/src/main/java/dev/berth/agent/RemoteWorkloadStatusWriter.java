@@ -1,0 +1,23 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** Writes a RemoteWorkload's status through the status subresource, only when it changed. */
+public final class RemoteWorkloadStatusWriter {
+    private final KubernetesClient client;
+
+    public RemoteWorkloadStatusWriter(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /** Writes the status; a conflict (the object changed since it was read) surfaces as an exception and the next pass retries. */
+    public boolean write(RemoteWorkload rw, RemoteWorkloadStatus status) {
+        var serialization = client.getKubernetesSerialization();
+        if (rw.getStatus() != null && serialization.asJson(rw.getStatus()).equals(serialization.asJson(status))) return false;
+        rw.setStatus(status);
+        client.resources(RemoteWorkload.class).inNamespace(rw.getMetadata().getNamespace()).resource(rw).updateStatus();
+        return true;
+    }
+}

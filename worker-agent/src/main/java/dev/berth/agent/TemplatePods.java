@@ -1,0 +1,114 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.crd.PodSetPlacement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds the pod templates inside a submitted object (batch/v1 Job, JobSet, v1 List of Pods, or one Pod)
+ * and the pod set each belongs to. The maps returned are the live maps inside the object, so a
+ * caller working on a copy may edit them in place.
+ */
+public final class TemplatePods {
+    /** A pod template (a map with {@code metadata} and {@code spec}) and the name of its pod set. */
+    public record Slot(String podSet, Map<String, Object> podTemplate) {}
+
+    private TemplatePods() {}
+
+    public static List<Slot> of(Map<String, Object> object, List<PodSetPlacement> podSets) {
+        String kind = String.valueOf(object.get("kind"));
+        List<Slot> slots = new ArrayList<>();
+        switch (kind) {
+            case "Job" -> map(map(object, "spec"), "template")
+                    .ifPresent(t -> slots.add(new Slot(podSetFor(podSets, "main", 0), t)));
+            case "JobSet" -> {
+                List<Object> replicated = list(map(object, "spec").orElse(Map.of()), "replicatedJobs");
+                for (int i = 0; i < replicated.size(); i++) {
+                    if (!(replicated.get(i) instanceof Map<?, ?> rj)) continue;
+                    Map<String, Object> job = cast(rj);
+                    Optional<Map<String, Object>> template = map(job, "template").flatMap(t -> map(t, "spec")).flatMap(s -> map(s, "template"));
+                    String name = String.valueOf(job.get("name"));
+                    int index = i;
+                    template.ifPresent(t -> slots.add(new Slot(podSetFor(podSets, name, index), t)));
+                }
+            }
+            case "Pod" -> slots.add(new Slot(podSetFor(podSets, "main", 0), object));
+            case "List" -> {
+                List<Object> items = list(object, "items");
+                int podIndex = 0;
+                for (Object item : items) {
+                    if (item instanceof Map<?, ?> m && "Pod".equals(m.get("kind"))) {
+                        slots.add(new Slot(podSetByPosition(podSets, podIndex++), cast(m)));
+                    }
+                }
+            }
+            default -> { }
+        }
+        return slots;
+    }
+
+    public static boolean isSupported(Map<String, Object> object) {
+        return object != null && List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")));
+    }
+
+    private static String podSetFor(List<PodSetPlacement> podSets, String name, int index) {
+        if (podSets.size() == 1) return podSets.get(0).getName();
+        for (PodSetPlacement p : podSets) if (name.equals(p.getName())) return name;
+        return index < podSets.size() ? podSets.get(index).getName() : name;
+    }
+
+    private static String podSetByPosition(List<PodSetPlacement> podSets, int podIndex) {
+        int seen = 0;
+        for (PodSetPlacement p : podSets) {
+            seen += p.getCount();
+            if (podIndex < seen) return p.getName();
+        }
+        return podSets.isEmpty() ? "main" : podSets.get(podSets.size() - 1).getName();
+    }
+
+    static Optional<Map<String, Object>> map(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        return value instanceof Map<?, ?> m ? Optional.of(cast(m)) : Optional.empty();
+    }
+
+    static Optional<Map<String, Object>> map(Optional<Map<String, Object>> parent, String key) {
+        return parent.flatMap(p -> map(p, key));
+    }
+
+    static Map<String, Object> mapOrCreate(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        if (value instanceof Map<?, ?> m) return cast(m);
+        Map<String, Object> created = new LinkedHashMap<>();
+        parent.put(key, created);
+        return created;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Object> list(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        return value instanceof List<?> l ? (List<Object>) l : List.of();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> cast(Map<?, ?> map) {
+        return (Map<String, Object>) map;
+    }
+
+    /** A deep, mutable copy of a JSON-like value (maps, lists, scalars). */
+    public static Object deepCopy(Object value) {
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            m.forEach((k, v) -> copy.put(String.valueOf(k), deepCopy(v)));
+            return copy;
+        }
+        if (value instanceof List<?> l) {
+            List<Object> copy = new ArrayList<>();
+            l.forEach(v -> copy.add(deepCopy(v)));
+            return copy;
+        }
+        return value;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.Labels;
+import dev.berth.protocol.crd.BerthCrds;
+import dev.berth.protocol.crd.FlavorDefinition;
+import dev.berth.protocol.crd.FlavorDefinition.TolerationSpec;
+import dev.berth.protocol.crd.PodSetPlacement;
+import dev.berth.protocol.crd.RemoteWorkloadSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns an attempt's template into the objects to create: unsuspended, in the RemoteWorkload's
+ * namespace, every pod template pinned to its flavor's nodes (nodeSelector, tolerations), labelled
+ * with the attempt and owned by the RemoteWorkload. Kueue's queue label and admission gate are
+ * dropped so that a Kueue on the worker, if any, does not suspend the object again.
+ */
+public final class TemplateRenderer {
+    static final String KUEUE_ADMISSION_GATE = "kueue.x-k8s.io/admission";
+
+    private TemplateRenderer() {}
+
+    /** Whether the template is a kind the agent can run. */
+    public static boolean canRender(RemoteWorkloadSpec spec) {
+        return TemplatePods.isSupported(spec.getTemplate());
+    }
+
+    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
+        for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
+            pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
+            TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
+        }
+        String kind = String.valueOf(object.get("kind"));
+        List<RenderedObject> rendered = new ArrayList<>();
+        switch (kind) {
+            case "Job" -> rendered.add(topLevel(owner, object, "batch/v1", "Job", "jobs", owner.name()));
+            case "JobSet" -> rendered.add(topLevel(owner, object, "jobset.x-k8s.io/v1alpha2", "JobSet", "jobsets", owner.name()));
+            case "Pod" -> rendered.add(topLevel(owner, object, "v1", "Pod", "pods", owner.name()));
+            case "List" -> {
+                int index = 0;
+                for (Object item : TemplatePods.list(object, "items")) {
+                    if (item instanceof Map<?, ?> pod && "Pod".equals(pod.get("kind"))) {
+                        rendered.add(topLevel(owner, TemplatePods.cast(pod), "v1", "Pod", "pods", owner.name() + "-" + index++));
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException("unsupported template kind " + kind);
+        }
+        return rendered;
+    }
+
+    public static Map<String, String> attemptLabels(AttemptOwner owner) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(Labels.REMOTE_WORKLOAD, owner.name());
+        labels.put(Labels.ATTEMPT_ID, owner.attemptId());
+        if (owner.workloadName() != null) labels.put(Labels.WORKLOAD_NAME, owner.workloadName());
+        return labels;
+    }
+
+    private static RenderedObject topLevel(AttemptOwner owner, Map<String, Object> object, String defaultApiVersion,
+                                           String kind, String plural, String defaultName) {
+        String apiVersion = object.get("apiVersion") == null ? defaultApiVersion : object.get("apiVersion").toString();
+        object.put("apiVersion", apiVersion);
+        object.put("kind", kind);
+        object.remove("status");
+        Map<String, Object> metadata = TemplatePods.mapOrCreate(object, "metadata");
+        for (String serverSet : List.of("resourceVersion", "uid", "creationTimestamp", "managedFields", "ownerReferences",
+                "generation", "deletionTimestamp", "selfLink", "generateName")) {
+            metadata.remove(serverSet);
+        }
+        String name = metadata.get("name") == null ? defaultName : metadata.get("name").toString();
+        metadata.put("name", name);
+        metadata.put("namespace", owner.namespace());
+        Map<String, Object> labels = TemplatePods.mapOrCreate(metadata, "labels");
+        labels.remove(Labels.QUEUE_NAME);
+        labels.putAll(attemptLabels(owner));
+        Map<String, Object> reference = new LinkedHashMap<>();
+        reference.put("apiVersion", BerthCrds.API_VERSION);
+        reference.put("kind", "RemoteWorkload");
+        reference.put("name", owner.name());
+        reference.put("uid", owner.uid());
+        reference.put("controller", true);
+        reference.put("blockOwnerDeletion", true);
+        metadata.put("ownerReferences", new ArrayList<>(List.of(reference)));
+        if (!"Pod".equals(kind)) {
+            Map<String, Object> spec = TemplatePods.mapOrCreate(object, "spec");
+            spec.put("suspend", false);
+            if ("Job".equals(kind)) dropGeneratedSelector(spec);
+        }
+        return new RenderedObject(apiVersion, kind, plural, name, object);
+    }
+
+    /** A Job copied from another cluster may carry that cluster's generated selector; let the worker generate its own. */
+    private static void dropGeneratedSelector(Map<String, Object> jobSpec) {
+        if (Boolean.TRUE.equals(jobSpec.get("manualSelector"))) return;
+        jobSpec.remove("selector");
+        TemplatePods.map(jobSpec, "template").flatMap(t -> TemplatePods.map(t, "metadata"))
+                .flatMap(m -> TemplatePods.map(m, "labels"))
+                .ifPresent(l -> {
+                    l.remove("controller-uid");
+                    l.remove("batch.kubernetes.io/controller-uid");
+                });
+    }
+
+    private static List<FlavorDefinition> flavorsOf(RemoteWorkloadSpec spec, String podSet) {
+        return spec.getPodSets().stream().filter(p -> podSet.equals(p.getName())).findFirst()
+                .map(p -> AttemptDemand.flavorsOf(spec, p)).orElse(List.of());
+    }
+
+    private static void pinToFlavor(Map<String, Object> podTemplate, List<FlavorDefinition> flavors) {
+        Map<String, Object> podSpec = TemplatePods.mapOrCreate(podTemplate, "spec");
+        Map<String, Object> nodeSelector = TemplatePods.mapOrCreate(podSpec, "nodeSelector");
+        List<Object> tolerations = new ArrayList<>(TemplatePods.list(podSpec, "tolerations"));
+        for (FlavorDefinition flavor : flavors) {
+            nodeSelector.putAll(flavor.getNodeLabels());
+            for (TolerationSpec toleration : flavor.getTolerations()) {
+                Map<String, Object> t = new LinkedHashMap<>();
+                if (toleration.getKey() != null) t.put("key", toleration.getKey());
+                if (toleration.getOperator() != null) t.put("operator", toleration.getOperator());
+                if (toleration.getValue() != null) t.put("value", toleration.getValue());
+                if (toleration.getEffect() != null) t.put("effect", toleration.getEffect());
+                if (!tolerations.contains(t)) tolerations.add(t);
+            }
+        }
+        if (nodeSelector.isEmpty()) podSpec.remove("nodeSelector");
+        if (!tolerations.isEmpty()) podSpec.put("tolerations", tolerations);
+        List<Object> gates = new ArrayList<>(TemplatePods.list(podSpec, "schedulingGates"));
+        gates.removeIf(g -> g instanceof Map<?, ?> m && KUEUE_ADMISSION_GATE.equals(m.get("name")));
+        if (gates.isEmpty()) podSpec.remove("schedulingGates");
+        else podSpec.put("schedulingGates", gates);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.berth.agent;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Capacity held for an admitted attempt whose pods are not all bound to nodes yet, so that two
+ * attempts do not both take the last GPUs. Bound (or finished) pods are already counted on their
+ * nodes; the rest of the attempt's pods are placed on the snapshot as if bound.
+ */
+public final class UnboundPods {
+    private UnboundPods() {}
+
+    public static ClusterSnapshot reserve(ClusterSnapshot cluster, List<PodDemand> demands, List<Pod> attemptPods) {
+        long bound = attemptPods.stream()
+                .filter(p -> (p.getSpec() != null && p.getSpec().getNodeName() != null) || ClusterSnapshot.isTerminated(p))
+                .count();
+        List<PodDemand> remaining = remaining(demands, bound);
+        if (remaining.isEmpty()) return cluster;
+        AdmissionResult result = AttemptAdmission.admit(cluster, remaining);
+        return result instanceof AdmissionResult.Fits fits ? fits.after() : cluster;
+    }
+
+    /** The demands without their first {@code bound} pods, in pod set order. */
+    static List<PodDemand> remaining(List<PodDemand> demands, long bound) {
+        List<PodDemand> remaining = new ArrayList<>();
+        long skip = bound;
+        for (PodDemand demand : demands) {
+            long left = demand.count() - Math.min(skip, demand.count());
+            skip -= demand.count() - left;
+            if (left > 0) remaining.add(new PodDemand(demand.podSet(), (int) left, demand.requests(), demand.requirement()));
+        }
+        return remaining;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.berth.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import dev.berth.protocol.crd.RemoteWorkloadStatus.PodProblem;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class AttemptStatusComposerTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T00:01:00Z");
+
+    static Pod pod(String name, String phase) {
+        return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewStatus().withPhase(phase).endStatus().build();
+    }
+
+    static Pod unschedulable(String name) {
+        return new PodBuilder(pod(name, "Pending")).editStatus().addNewCondition().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").withMessage("0/3 nodes are available: 3 Insufficient nvidia.com/gpu.").endCondition().endStatus().build();
+    }
+
+    static Pod crashing(String name) {
+        return new PodBuilder(pod(name, "Running")).editStatus().addNewContainerStatus().withName("train").withNewState().withNewWaiting()
+                .withReason("CrashLoopBackOff").withMessage("back-off 10s").endWaiting().endState().endContainerStatus().endStatus().build();
+    }
+
+    static Pod failedWithExit(String name) {
+        return new PodBuilder(pod(name, "Failed")).editStatus().addNewContainerStatus().withName("train").withNewState().withNewTerminated()
+                .withExitCode(3).endTerminated().endState().endContainerStatus().endStatus().build();
+    }
+
+    static Map<String, Object> job(Map<String, Object> status) {
+        return Map.of("kind", "Job", "spec", Map.of("completions", 2), "status", status);
+    }
+
+    static Stream<Arguments> cases() {
+        Map<String, Object> complete = Map.of("succeeded", 2, "conditions", List.of(Map.of("type", "Complete", "status", "True")));
+        return Stream.of(
+                Arguments.of("job created, no pods yet", List.of(job(Map.of())), List.of(), RemoteWorkloadPhase.ADMITTED, 0, 0),
+                Arguments.of("a running pod", List.of(job(Map.of("active", 1))), List.of(pod("a", "Running"), pod("b", "Pending")), RemoteWorkloadPhase.RUNNING, 1, 0),
+                Arguments.of("job Complete condition", List.of(job(complete)), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
+                Arguments.of("succeeded count reaches completions", List.of(job(Map.of("succeeded", 2))), List.of(), RemoteWorkloadPhase.SUCCEEDED, 0, 0),
+                Arguments.of("job Failed condition", List.of(job(Map.of("conditions", List.of(Map.of("type", "Failed", "status", "True"))))),
+                        List.of(failedWithExit("a")), RemoteWorkloadPhase.FAILED, 0, 0),
+                Arguments.of("jobset Completed", List.of(Map.of("kind", "JobSet", "status", Map.of("conditions", List.of(Map.of("type", "Completed", "status", "True"))))),
+                        List.of(), RemoteWorkloadPhase.SUCCEEDED, 0, 0),
+                Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
+                Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void phaseFollowsTheCreatedObjectAndItsPods(String behaviour, List<Map<String, Object>> objects, List<Pod> pods,
+                                                String phase, int running, int succeeded) {
+        RemoteWorkloadStatus previous = new RemoteWorkloadStatus();
+        previous.setPhase(RemoteWorkloadPhase.ADMITTED);
+        previous.setAdmittedTime("2026-01-01T00:00:00Z");
+
+        RemoteWorkloadStatus status = AttemptStatusComposer.compose(previous, "att-1", objects, pods, NOW);
+
+        assertThat(status.getPhase()).isEqualTo(phase);
+        assertThat(status.getAttemptId()).isEqualTo("att-1");
+        assertThat(status.getAdmittedTime()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(status.getPodsRunning()).isEqualTo(running);
+        assertThat(status.getPodsSucceeded()).isEqualTo(succeeded);
+        assertThat(status.getCompletionTime()).isEqualTo(RemoteWorkloadPhase.isFinal(phase) ? NOW.toString() : null);
+    }
+
+    @org.junit.jupiter.api.Test
+    void problemsNameUnschedulablePodsAndFailingContainers() {
+        RemoteWorkloadStatus previous = new RemoteWorkloadStatus();
+        Map<String, Object> job = job(Map.of("active", 2));
+
+        RemoteWorkloadStatus status = AttemptStatusComposer.compose(previous, "att-1", List.of(job),
+                List.of(unschedulable("a"), crashing("b"), failedWithExit("c")), NOW);
+
+        assertThat(status.getPodProblems()).usingRecursiveFieldByFieldElementComparator().containsExactly(
+                new PodProblem("a", null, "Unschedulable", "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."),
+                new PodProblem("b", "train", "CrashLoopBackOff", "back-off 10s"),
+                new PodProblem("c", "train", "Error", "exit code 3"));
+        assertThat(status.getObjectStatus()).isEqualTo(Map.of("active", 2));
+        assertThat(status.getPodsPending()).isEqualTo(1);
+        assertThat(status.getStartTime()).isEqualTo(NOW.toString());
+    }
+}

@@ -1,0 +1,104 @@
+package dev.berth.agent;
+
+import static dev.berth.agent.Fixtures.a100;
+import static dev.berth.agent.Templates.podSet;
+import static dev.berth.agent.Templates.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.protocol.Labels;
+import dev.berth.protocol.crd.RemoteWorkloadSpec;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TemplateRendererTest {
+    private static final AttemptOwner OWNER = new AttemptOwner("team-b", "job-train", "uid-1", "att-1", "job-train");
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> at(Map<String, Object> map, String... path) {
+        Map<String, Object> current = map;
+        for (String key : path) current = (Map<String, Object>) current.get(key);
+        return current;
+    }
+
+    @Test
+    void jobIsUnsuspendedPinnedToItsFlavorLabelledAndOwned() {
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.job("train", 2, "4"), a100(), podSet("main", 2, "4", "a100"));
+
+        List<RenderedObject> objects = TemplateRenderer.render(OWNER, spec);
+
+        assertThat(objects).singleElement().satisfies(o -> {
+            assertThat(o.kind()).isEqualTo("Job");
+            assertThat(o.plural()).isEqualTo("jobs");
+            assertThat(o.name()).isEqualTo("train");
+            Map<String, Object> body = o.body();
+            assertThat(body).doesNotContainKey("status");
+            assertThat(at(body, "metadata")).containsEntry("namespace", "team-b").doesNotContainKey("resourceVersion");
+            assertThat(at(body, "metadata", "labels")).containsEntry(Labels.REMOTE_WORKLOAD, "job-train")
+                    .containsEntry(Labels.ATTEMPT_ID, "att-1").containsEntry(Labels.WORKLOAD_NAME, "job-train")
+                    .doesNotContainKey(Labels.QUEUE_NAME);
+            assertThat((List<Object>) at(body, "metadata").get("ownerReferences")).singleElement().isEqualTo(Map.of(
+                    "apiVersion", "berth.dev/v1alpha1", "kind", "RemoteWorkload", "name", "job-train", "uid", "uid-1",
+                    "controller", true, "blockOwnerDeletion", true));
+            assertThat(at(body, "spec")).containsEntry("suspend", false);
+            assertThat(at(body, "spec", "template", "metadata", "labels")).containsEntry("app", "train").containsEntry(Labels.ATTEMPT_ID, "att-1");
+            Map<String, Object> podSpec = at(body, "spec", "template", "spec");
+            assertThat(at(podSpec, "nodeSelector")).isEqualTo(Map.of("topology.kubernetes.io/zone", "z1",
+                    "nvidia.com/gpu.product", Fixtures.A100));
+            assertThat((List<Object>) podSpec.get("tolerations")).containsExactly(Map.of("key", "nvidia.com/gpu", "operator", "Exists", "effect", "NoSchedule"));
+        });
+        assertThat(at(spec.getTemplate(), "spec")).as("the spec's template is not changed").containsEntry("suspend", true);
+    }
+
+    @Test
+    void jobSetPinsEachReplicatedJobToItsPodSetsFlavor() {
+        var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.jobSet("js"), a100(), podSet("driver", 1, "0", "cpu"), podSet("workers", 1, "8", "a100"));
+        spec.getFlavors().add(cpu);
+
+        RenderedObject jobSet = TemplateRenderer.render(OWNER, spec).get(0);
+
+        assertThat(jobSet.kind()).isEqualTo("JobSet");
+        assertThat(jobSet.apiVersion()).isEqualTo("jobset.x-k8s.io/v1alpha2");
+        assertThat(at(jobSet.body(), "spec")).containsEntry("suspend", false);
+        List<Map<String, Object>> replicated = (List<Map<String, Object>>) at(jobSet.body(), "spec").get("replicatedJobs");
+        assertThat(at(replicated.get(0), "template", "spec", "template", "spec", "nodeSelector")).isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(replicated.get(1), "template", "spec", "template", "spec", "nodeSelector"))
+                .isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+    }
+
+    @Test
+    void podGroupBecomesOnePodEachWithoutKueuesGate() {
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.podList(2), a100(), podSet("main", 2, "1", "a100"));
+
+        List<RenderedObject> pods = TemplateRenderer.render(OWNER, spec);
+
+        assertThat(pods).extracting(RenderedObject::name).containsExactly("p-0", "p-1");
+        assertThat(pods).allSatisfy(p -> {
+            assertThat(p.kind()).isEqualTo("Pod");
+            assertThat(at(p.body(), "spec")).doesNotContainKey("schedulingGates").doesNotContainKey("suspend");
+            assertThat(at(p.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+        });
+    }
+
+    @Test
+    void unsupportedKindsAreRecognised() {
+        assertThat(TemplateRenderer.canRender(spec("a", 1, Map.of("kind", "Deployment"), a100()))).isFalse();
+        assertThat(TemplateRenderer.canRender(spec("a", 1, null, a100()))).isFalse();
+    }
+
+    @Test
+    void podTolerationsFromTheTemplateCountForAdmission() {
+        var template = Templates.job("train", 1, "1");
+        at(template, "spec", "template", "spec").put("tolerations", List.of(Map.of("key", "nvidia.com/gpu", "operator", "Exists")));
+        var h100 = Fixtures.h100WithoutToleration();
+
+        List<PodDemand> demands = AttemptDemand.of(spec("a", 1, template, h100, podSet("main", 1, "1", "h100")));
+
+        assertThat(demands).singleElement().satisfies(d -> {
+            assertThat(d.count()).isEqualTo(1);
+            assertThat(d.requests()).containsEntry("nvidia.com/gpu", 1L).containsEntry("pods", 1L);
+            assertThat(d.requirement().tolerations()).hasSize(1);
+        });
+    }
+}

@@ -1,0 +1,80 @@
+package dev.berth.agent;
+
+import dev.berth.protocol.crd.FlavorDefinition;
+import dev.berth.protocol.crd.PodSetPlacement;
+import dev.berth.protocol.crd.RemoteWorkloadSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Submitted objects as the manager embeds them in a RemoteWorkload's template. */
+final class Templates {
+    private Templates() {}
+
+    static Map<String, Object> job(String name, int parallelism, String gpus) {
+        Map<String, Object> container = new LinkedHashMap<>(Map.of("name", "train", "image", "trainer:1",
+                "resources", Map.of("requests", Map.of("nvidia.com/gpu", gpus))));
+        Map<String, Object> podSpec = new LinkedHashMap<>();
+        podSpec.put("restartPolicy", "Never");
+        podSpec.put("containers", new ArrayList<>(List.of(container)));
+        podSpec.put("nodeSelector", new LinkedHashMap<>(Map.of("topology.kubernetes.io/zone", "z1")));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("suspend", true);
+        spec.put("parallelism", parallelism);
+        spec.put("completions", parallelism);
+        spec.put("template", new LinkedHashMap<>(Map.of("metadata", new LinkedHashMap<>(Map.of("labels", new LinkedHashMap<>(Map.of("app", "train")))),
+                "spec", podSpec)));
+        Map<String, Object> job = new LinkedHashMap<>();
+        job.put("apiVersion", "batch/v1");
+        job.put("kind", "Job");
+        job.put("metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", "team-a", "resourceVersion", "42",
+                "labels", new LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq", "app", "train")))));
+        job.put("spec", spec);
+        job.put("status", Map.of("active", 0));
+        return job;
+    }
+
+    static Map<String, Object> jobSet(String name) {
+        Map<String, Object> driver = replicatedJob("driver");
+        Map<String, Object> workers = replicatedJob("workers");
+        return new LinkedHashMap<>(Map.of("apiVersion", "jobset.x-k8s.io/v1alpha2", "kind", "JobSet",
+                "metadata", new LinkedHashMap<>(Map.of("name", name)),
+                "spec", new LinkedHashMap<>(Map.of("suspend", true, "replicatedJobs", new ArrayList<>(List.of(driver, workers))))));
+    }
+
+    private static Map<String, Object> replicatedJob(String name) {
+        Map<String, Object> podTemplate = new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
+                new ArrayList<>(List.of(Map.of("name", "c", "image", "i")))))));
+        return new LinkedHashMap<>(Map.of("name", name, "replicas", 1,
+                "template", new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("template", podTemplate))))));
+    }
+
+    static Map<String, Object> podList(int pods) {
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < pods; i++) {
+            Map<String, Object> spec = new LinkedHashMap<>();
+            spec.put("containers", new ArrayList<>(List.of(Map.of("name", "c", "image", "i"))));
+            spec.put("schedulingGates", new ArrayList<>(List.of(Map.of("name", "kueue.x-k8s.io/admission"))));
+            items.add(new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Pod",
+                    "metadata", new LinkedHashMap<>(Map.of("name", "p-" + i)), "spec", spec)));
+        }
+        return new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "List", "items", items));
+    }
+
+    static RemoteWorkloadSpec spec(String attemptId, long epoch, Map<String, Object> template, FlavorDefinition flavor, PodSetPlacement... podSets) {
+        RemoteWorkloadSpec spec = new RemoteWorkloadSpec();
+        spec.setOrigin("berth-manager");
+        spec.setWorkloadName("job-train");
+        spec.setAttemptId(attemptId);
+        spec.setFencingEpoch(epoch);
+        spec.setPodSets(new ArrayList<>(List.of(podSets)));
+        spec.setFlavors(new ArrayList<>(List.of(flavor)));
+        spec.setTemplate(template);
+        return spec;
+    }
+
+    static PodSetPlacement podSet(String name, int count, String gpus, String flavor) {
+        return new PodSetPlacement(name, count, Map.of("nvidia.com/gpu", gpus), Map.of("nvidia.com/gpu", flavor));
+    }
+}
