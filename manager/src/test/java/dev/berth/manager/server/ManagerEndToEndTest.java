@@ -21,7 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The manager over real HTTP on loopback with its file store: submit, admit, finish, restart, refuse. */
+/**
+ * The manager over real HTTP on loopback with its file store: submit, admit, finish, restart, refuse.
+ * Its queues are the examples without the MultiKueue check, so admission completes in the manager alone.
+ */
 class ManagerEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WORKLOADS = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads";
@@ -36,7 +39,7 @@ class ManagerEndToEndTest {
     void start() throws Exception {
         vertx = Vertx.vertx();
         startManager();
-        assertThat(manager.loadManifests(Path.of("..", "examples", "queues"))).isGreaterThan(5);
+        assertThat(manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"))).isGreaterThan(5);
     }
 
     private void startManager() {
