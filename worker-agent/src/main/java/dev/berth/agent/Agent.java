@@ -60,7 +60,8 @@ public final class Agent {
             loop.execute(this::restoreFencingMark);
             loop.scheduleWithFixedDelay(heartbeat::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
             loop.scheduleWithFixedDelay(this::pass, 0, config.reconcileInterval().toMillis(), TimeUnit.MILLISECONDS);
-            watch();
+            // Opening a watch blocks until the API server answers; never do that on the event loop the client itself uses.
+            loop.execute(this::watch);
             LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("port", port)
                     .addKeyValue("namespaceScope", config.namespaceScope().orElse("*")).log("agent started");
         });
