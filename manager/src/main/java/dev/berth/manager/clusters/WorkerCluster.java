@@ -29,6 +29,8 @@ final class WorkerCluster {
         Map<String, FlavorCapacity> flavors = new HashMap<>();
         if (capacity != null) {
             for (CapacityReport.FlavorCapacity flavor : capacity.getFlavors()) {
+                // A flavor no node of the cluster belongs to is missing there, not merely full.
+                if (flavor.getNodes() == 0) continue;
                 flavors.put(flavor.getName(), new FlavorCapacity(flavor.getName(), amounts(flavor.getFree()),
                         amounts(flavor.getLargestFreeOnOneNode())));
             }
