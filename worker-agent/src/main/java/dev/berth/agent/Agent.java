@@ -44,8 +44,8 @@ public final class Agent {
         this.config = config;
         this.metrics = new AgentMetrics(config.name());
         AttemptObjects objects = new AttemptObjects(client, config.namespaceScope());
-        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock);
         this.reconciler = new RemoteWorkloadReconciler(client, config, objects, fencing, new LeaseClock(clock), metrics);
+        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock, reconciler::lastSnapshot);
         this.http = new AgentHttp(vertx, health, metrics);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "berth-agent-" + config.name());
@@ -54,13 +54,17 @@ public final class Agent {
         });
     }
 
-    /** Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port. */
+    /**
+     * Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port.
+     * Everything that calls the API runs on the agent's own thread: a blocking fabric8 call on the event
+     * loop that the fabric8 client itself uses would deadlock.
+     */
     public Future<Integer> start() {
         return http.start(config.host(), config.port()).onSuccess(port -> {
             loop.execute(this::restoreFencingMark);
             loop.scheduleWithFixedDelay(heartbeat::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
             loop.scheduleWithFixedDelay(this::pass, 0, config.reconcileInterval().toMillis(), TimeUnit.MILLISECONDS);
-            watch();
+            loop.execute(this::watch);
             LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("port", port)
                     .addKeyValue("namespaceScope", config.namespaceScope().orElse("*")).log("agent started");
         });

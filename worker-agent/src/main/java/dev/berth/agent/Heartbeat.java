@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,11 @@ public final class Heartbeat {
     private final AgentMetrics metrics;
     private final AgentHealth health;
     private final Clock clock;
+    private final Supplier<Optional<ClusterSnapshot>> reconciledSnapshot;
 
     public Heartbeat(KubernetesClient client, AgentConfig config, FencingGuard fencing, AttemptObjects objects,
-                     AgentMetrics metrics, AgentHealth health, Clock clock) {
+                     AgentMetrics metrics, AgentHealth health, Clock clock, Supplier<Optional<ClusterSnapshot>> reconciledSnapshot) {
+        this.reconciledSnapshot = reconciledSnapshot;
         this.client = client;
         this.config = config;
         this.fencing = fencing;
@@ -60,13 +63,17 @@ public final class Heartbeat {
         }
     }
 
-    /** One heartbeat; never throws: a failure is counted, logged and makes the agent unready. */
+    /**
+     * One heartbeat; never throws: a failure is counted, logged and makes the agent unready. Capacity
+     * comes from the last reconcile pass when there is one, so GPUs held for admitted attempts whose
+     * pods are not bound yet are not reported free.
+     */
     public void beat() {
         try {
             ensureSystemNamespace();
-            CapacityReport report = CapacityCalculator.report(
-                    ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()),
-                    catalogue.read(), clock.instant(), AGENT_VERSION);
+            ClusterSnapshot cluster = reconciledSnapshot.get()
+                    .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
+            CapacityReport report = CapacityCalculator.report(cluster, catalogue.read(), clock.instant(), AGENT_VERSION);
             writeLease(report);
             metrics.capacity(report);
             health.heartbeatSucceeded();
