@@ -54,7 +54,12 @@ public final class Heartbeat {
     /** The epoch persisted by a previous run of the agent, so a restart does not forget what it fenced off. */
     public Optional<Long> persistedFencingEpoch() {
         Lease lease = client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get();
-        if (lease == null || lease.getMetadata().getAnnotations() == null) return Optional.empty();
+        return lease == null ? Optional.empty() : epochOf(lease);
+    }
+
+
+    private static Optional<Long> epochOf(Lease lease) {
+        if (lease.getMetadata().getAnnotations() == null) return Optional.empty();
         String value = lease.getMetadata().getAnnotations().get(Annotations.AGENT_FENCING_EPOCH);
         try {
             return value == null ? Optional.empty() : Optional.of(Long.parseLong(value.trim()));
@@ -106,6 +111,9 @@ public final class Heartbeat {
             return;
         }
         Map<String, String> merged = new LinkedHashMap<>(Optional.ofNullable(existing.getMetadata().getAnnotations()).orElse(Map.of()));
+        // Never lower the persisted mark, even if this process has not read it yet.
+        epochOf(existing).ifPresent(fencing::accept);
+        annotations.put(Annotations.AGENT_FENCING_EPOCH, Long.toString(fencing.highestAccepted()));
         merged.putAll(annotations);
         existing.getMetadata().setAnnotations(merged);
         if (!config.name().equals(existing.getSpec().getHolderIdentity())) existing.getSpec().setAcquireTime(renewTime);

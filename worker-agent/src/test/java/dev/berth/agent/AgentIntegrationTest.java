@@ -297,4 +297,18 @@ class AgentIntegrationTest {
                 .withName(BerthCrds.AGENT_LEASE).get().getMetadata().getAnnotations()).containsEntry(Annotations.AGENT_FENCING_EPOCH, "7"));
         assertThat(agent.metrics().scrape()).contains("berth_agent_rejections_total{cluster=\"gpu-east\",reason=\"FencingEpochSuperseded\"}");
     }
+
+    @Test
+    @Order(101)
+    void restartedAgentKeepsTheFenceItPersisted() throws Exception {
+        agent.stop().toCompletionStage().toCompletableFuture().get();
+        agent = new Agent(vertx, client, AgentConfig.parse("--name", "gpu-east", "--host", "127.0.0.1", "--port", "0",
+                "--heartbeat", "PT0.2S", "--reconcile-interval", "PT0.1S"), clock);
+        port = agent.start().toCompletionStage().toCompletableFuture().get();
+
+        submit("team-fence", "stale-leader", spec(attempt(), 6, Templates.job("sl", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(statusOf("team-fence", "stale-leader").getPhase()).isEqualTo(RemoteWorkloadPhase.REJECTED));
+        assertThat(statusOf("team-fence", "new-leader").getPhase()).isEqualTo(RemoteWorkloadPhase.ADMITTED);
+    }
 }
