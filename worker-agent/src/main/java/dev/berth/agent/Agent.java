@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,14 +39,15 @@ public final class Agent {
     private final AtomicBoolean passQueued = new AtomicBoolean();
     private final List<Watch> watches = new ArrayList<>();
     private volatile boolean stopped;
+    private boolean fencingRestored;
 
     public Agent(Vertx vertx, KubernetesClient client, AgentConfig config, Clock clock) {
         this.client = client;
         this.config = config;
         this.metrics = new AgentMetrics(config.name());
         AttemptObjects objects = new AttemptObjects(client, config.namespaceScope());
-        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock);
         this.reconciler = new RemoteWorkloadReconciler(client, config, objects, fencing, new LeaseClock(clock), metrics);
+        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock, reconciler::lastSnapshot);
         this.http = new AgentHttp(vertx, health, metrics);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "berth-agent-" + config.name());
@@ -54,13 +56,15 @@ public final class Agent {
         });
     }
 
-    /** Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port. */
+    /**
+     * Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port.
+     * Everything that calls the API runs on the agent's own thread: a blocking fabric8 call on the event
+     * loop that the fabric8 client itself uses would deadlock.
+     */
     public Future<Integer> start() {
         return http.start(config.host(), config.port()).onSuccess(port -> {
-            loop.execute(this::restoreFencingMark);
-            loop.scheduleWithFixedDelay(heartbeat::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
+            loop.scheduleWithFixedDelay(this::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
             loop.scheduleWithFixedDelay(this::pass, 0, config.reconcileInterval().toMillis(), TimeUnit.MILLISECONDS);
-            // Opening a watch blocks until the API server answers; never do that on the event loop the client itself uses.
             loop.execute(this::watch);
             LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("port", port)
                     .addKeyValue("namespaceScope", config.namespaceScope().orElse("*")).log("agent started");
@@ -73,8 +77,18 @@ public final class Agent {
             watches.forEach(Watch::close);
             watches.clear();
         }
-        loop.shutdownNow();
-        return http.stop();
+        loop.shutdown();
+        return Future.fromCompletionStage(CompletableFuture.runAsync(this::awaitLoop)).compose(v -> http.stop());
+    }
+
+    /** Lets a pass or heartbeat in flight finish, so the client is not closed under it. */
+    private void awaitLoop() {
+        try {
+            if (!loop.awaitTermination(10, TimeUnit.SECONDS)) loop.shutdownNow();
+        } catch (InterruptedException e) {
+            loop.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     public AgentMetrics metrics() {
@@ -97,6 +111,9 @@ public final class Agent {
 
     private void pass() {
         passQueued.set(false);
+        if (stopped) return;
+        if (!fencingRestored) restoreFencingMark();
+        if (!fencingRestored) return;
         try {
             reconciler.reconcile();
         } catch (RuntimeException e) {
@@ -104,9 +121,15 @@ public final class Agent {
         }
     }
 
+    private void beat() {
+        if (!stopped) heartbeat.beat();
+    }
+
+    /** No attempt is judged before the mark a previous run persisted is known: an older epoch must not slip in after a restart. */
     private void restoreFencingMark() {
         try {
             heartbeat.persistedFencingEpoch().ifPresent(fencing::accept);
+            fencingRestored = true;
         } catch (RuntimeException e) {
             LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("could not read the persisted fencing epoch");
         }

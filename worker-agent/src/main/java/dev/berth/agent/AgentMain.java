@@ -47,6 +47,9 @@ public final class AgentMain {
         Config kubeConfig = config.kubeconfig()
                 .map(path -> Config.fromKubeconfig(path.toFile()))
                 .orElseGet(() -> new ConfigBuilder().build());
+        // Fail a request within seconds rather than retrying for a minute: the loops retry on their own schedule,
+        // and a heartbeat that hangs would keep /readyz from reporting the outage.
+        kubeConfig.setRequestRetryBackoffLimit(2);
         return new KubernetesClientBuilder().withConfig(kubeConfig).withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
     }
 }

@@ -22,15 +22,19 @@ public final class AgentMetrics {
     public static final String FREE_CAPACITY = "berth.agent.free.capacity";
     public static final String HEARTBEAT_FAILURES = "berth.agent.heartbeat.failures";
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry;
     private final Map<String, AtomicLong> attemptsByPhase = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> freeCapacity = new ConcurrentHashMap<>();
-    private final Counter admissions = Counter.builder(ADMISSIONS).description("Attempts admitted and created").register(registry);
-    private final Counter leaseExpiries = Counter.builder(LEASE_EXPIRIES).description("Attempts stopped because their lease expired").register(registry);
-    private final Counter heartbeatFailures = Counter.builder(HEARTBEAT_FAILURES).description("Heartbeats that could not be written").register(registry);
+    private final Counter admissions;
+    private final Counter leaseExpiries;
+    private final Counter heartbeatFailures;
 
     public AgentMetrics(String cluster) {
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.config().commonTags("cluster", cluster);
+        admissions = Counter.builder(ADMISSIONS).description("Attempts admitted and created").register(registry);
+        leaseExpiries = Counter.builder(LEASE_EXPIRIES).description("Attempts stopped because their lease expired").register(registry);
+        heartbeatFailures = Counter.builder(HEARTBEAT_FAILURES).description("Heartbeats that could not be written").register(registry);
     }
 
     public void admitted() {

@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,11 @@ public final class Heartbeat {
     private final AgentMetrics metrics;
     private final AgentHealth health;
     private final Clock clock;
+    private final Supplier<Optional<ClusterSnapshot>> reconciledSnapshot;
 
     public Heartbeat(KubernetesClient client, AgentConfig config, FencingGuard fencing, AttemptObjects objects,
-                     AgentMetrics metrics, AgentHealth health, Clock clock) {
+                     AgentMetrics metrics, AgentHealth health, Clock clock, Supplier<Optional<ClusterSnapshot>> reconciledSnapshot) {
+        this.reconciledSnapshot = reconciledSnapshot;
         this.client = client;
         this.config = config;
         this.fencing = fencing;
@@ -51,7 +54,12 @@ public final class Heartbeat {
     /** The epoch persisted by a previous run of the agent, so a restart does not forget what it fenced off. */
     public Optional<Long> persistedFencingEpoch() {
         Lease lease = client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get();
-        if (lease == null || lease.getMetadata().getAnnotations() == null) return Optional.empty();
+        return lease == null ? Optional.empty() : epochOf(lease);
+    }
+
+
+    private static Optional<Long> epochOf(Lease lease) {
+        if (lease.getMetadata().getAnnotations() == null) return Optional.empty();
         String value = lease.getMetadata().getAnnotations().get(Annotations.AGENT_FENCING_EPOCH);
         try {
             return value == null ? Optional.empty() : Optional.of(Long.parseLong(value.trim()));
@@ -60,13 +68,17 @@ public final class Heartbeat {
         }
     }
 
-    /** One heartbeat; never throws: a failure is counted, logged and makes the agent unready. */
+    /**
+     * One heartbeat; never throws: a failure is counted, logged and makes the agent unready. Capacity
+     * comes from the last reconcile pass when there is one, so GPUs held for admitted attempts whose
+     * pods are not bound yet are not reported free.
+     */
     public void beat() {
         try {
             ensureSystemNamespace();
-            CapacityReport report = CapacityCalculator.report(
-                    ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()),
-                    catalogue.read(), clock.instant(), AGENT_VERSION);
+            ClusterSnapshot cluster = reconciledSnapshot.get()
+                    .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
+            CapacityReport report = CapacityCalculator.report(cluster, catalogue.read(), clock.instant(), AGENT_VERSION);
             writeLease(report);
             metrics.capacity(report);
             health.heartbeatSucceeded();
@@ -99,6 +111,9 @@ public final class Heartbeat {
             return;
         }
         Map<String, String> merged = new LinkedHashMap<>(Optional.ofNullable(existing.getMetadata().getAnnotations()).orElse(Map.of()));
+        // Never lower the persisted mark, even if this process has not read it yet.
+        epochOf(existing).ifPresent(fencing::accept);
+        annotations.put(Annotations.AGENT_FENCING_EPOCH, Long.toString(fencing.highestAccepted()));
         merged.putAll(annotations);
         existing.getMetadata().setAnnotations(merged);
         if (!config.name().equals(existing.getSpec().getHolderIdentity())) existing.getSpec().setAcquireTime(renewTime);

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,6 +41,7 @@ public final class RemoteWorkloadReconciler {
     private final AgentMetrics metrics;
     private final RemoteWorkloadStatusWriter statusWriter;
     private final AttemptLog log;
+    private volatile ClusterSnapshot lastSnapshot;
 
     public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, FencingGuard fencing,
                                     LeaseClock leaseClock, AgentMetrics metrics) {
@@ -57,7 +59,16 @@ public final class RemoteWorkloadReconciler {
     private record PassInput(List<RemoteWorkload> remoteWorkloads, Map<String, List<Pod>> podsByAttempt,
                              Map<String, List<Map<String, Object>>> ownersByAttempt, ClusterSnapshot cluster) {}
 
+    /**
+     * The cluster as the last complete pass left it: bound pods plus the capacity held for admitted
+     * attempts whose pods are not bound yet. Empty while no pass has completed since the last failure.
+     */
+    public Optional<ClusterSnapshot> lastSnapshot() {
+        return Optional.ofNullable(lastSnapshot);
+    }
+
     public void reconcile() {
+        lastSnapshot = null;
         PassInput input = read();
         removeOrphans(input);
         ClusterSnapshot cluster = input.cluster();
@@ -78,6 +89,7 @@ public final class RemoteWorkloadReconciler {
             }
         }
         countPhases(input.remoteWorkloads());
+        lastSnapshot = cluster;
     }
 
     private PassInput read() {

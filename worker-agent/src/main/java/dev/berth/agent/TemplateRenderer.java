@@ -4,7 +4,6 @@ import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.FlavorDefinition;
 import dev.berth.protocol.crd.FlavorDefinition.TolerationSpec;
-import dev.berth.protocol.crd.PodSetPlacement;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -118,7 +118,7 @@ final class Fixtures {
 
     /** A clock tests move by hand. */
     static final class MutableClock extends Clock {
-        private Instant now;
+        private volatile Instant now;
 
         MutableClock(Instant start) {
             this.now = start;
