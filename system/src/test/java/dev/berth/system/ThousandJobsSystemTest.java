@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 /** A thousand jobs from two teams across three worker clusters: every one finishes, and nothing is left behind anywhere. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ThousandJobsSystemTest {
-    private static final int JOBS = 1000;
+    private static final int JOBS = Integer.getInteger("berth.system.jobs", 1000);
     private static final List<String> CLUSTERS = List.of("a100-ondemand", "h100", "a100-spot");
 
     private BerthSystem system;
@@ -30,9 +30,11 @@ class ThousandJobsSystemTest {
     @BeforeAll
     void start() throws Exception {
         system = BerthSystem.start(Files.createTempDirectory("berth-thousand-jobs"), List.of(
-                        new WorkerClusterSpec("a100-ondemand", "cpu:2", false),
-                        new WorkerClusterSpec("h100", "cpu:2", false),
-                        new WorkerClusterSpec("a100-spot", "cpu:2", true)),
+                        // CPU jobs overflow from default-cpu into the GPU flavors' cpu quota, as Kueue assigns them,
+                        // so every cluster has nodes of the flavors its jobs may get.
+                        new WorkerClusterSpec("a100-ondemand", "a100:1x8,cpu:2", false),
+                        new WorkerClusterSpec("h100", "h100:1x8,cpu:2", false),
+                        new WorkerClusterSpec("a100-spot", "a100:1x8,cpu:2", true)),
                 new MemoryObjectStore(), SchedulerOptions.DEFAULTS, "127.0.0.1", 0,
                 List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
         api = new ManagerHttp(system.apiUrl());
@@ -76,11 +78,14 @@ class ThousandJobsSystemTest {
 
     private int finished() {
         int count = 0;
+        int admitted = 0;
         for (String team : List.of("team-a", "team-b")) {
             for (JsonNode workload : api.get("/apis/kueue.x-k8s.io/v1beta2/namespaces/" + team + "/workloads").path("items")) {
                 if ("True".equals(ManagerHttp.condition(workload, "Finished"))) count++;
+                else if ("True".equals(ManagerHttp.condition(workload, "Admitted"))) admitted++;
             }
         }
+        System.out.printf("%tT finished %d, admitted and running %d of %d%n", System.currentTimeMillis(), count, admitted, JOBS);
         return count;
     }
 }
