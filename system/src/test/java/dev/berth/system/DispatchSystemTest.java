@@ -139,6 +139,26 @@ class DispatchSystemTest {
     }
 
     @Test
+    void anEvictionInTheManagerStopsTheWorkOnTheWorker() {
+        submit("team-b", Jobs.job("team-b", "to-evict", "team-b-queue", 1, 1, 1, "PT120S", H100));
+        await().atMost(PATIENCE).until(() -> remoteJob("h100", "team-b", "to-evict") != null);
+
+        String drain = "{\"spec\":{\"stopPolicy\":\"HoldAndDrain\"}}";
+        assertThat(api.send("PATCH", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues/team-b-cq", "application/merge-patch+json", drain)
+                .statusCode()).isEqualTo(200);
+        try {
+            await().atMost(PATIENCE).until(() -> remoteJob("h100", "team-b", "to-evict") == null);
+            JsonNode evicted = api.workloadOfJob("team-b", "to-evict");
+            assertThat(condition(evicted, "Evicted")).isEqualTo("True");
+            assertThat(condition(evicted, "QuotaReserved")).isEqualTo("False");
+        } finally {
+            String resume = "{\"spec\":{\"stopPolicy\":\"None\"}}";
+            api.send("PATCH", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues/team-b-cq", "application/merge-patch+json", resume);
+            api.send("DELETE", "/apis/batch/v1/namespaces/team-b/jobs/to-evict", null, null);
+        }
+    }
+
+    @Test
     void quotaIsReleasedWhenTheJobFinishes() {
         submit(Jobs.job("team-a", "quota", "team-a-queue", 1, 2, 4, "PT2S", H100));
         await().atMost(PATIENCE).until(() -> reserved("team-a-cq", "h100", "nvidia.com/gpu").equals("4"));
@@ -162,7 +182,11 @@ class DispatchSystemTest {
     }
 
     private Job remoteJob(String cluster, String name) {
-        return system.worker(cluster).client().batch().v1().jobs().inNamespace("team-a").withName(name).get();
+        return remoteJob(cluster, "team-a", name);
+    }
+
+    private Job remoteJob(String cluster, String namespace, String name) {
+        return system.worker(cluster).client().batch().v1().jobs().inNamespace(namespace).withName(name).get();
     }
 
     private List<RemoteWorkload> remoteAttempts(String cluster) {

@@ -78,7 +78,10 @@ public final class BerthManager implements AutoCloseable {
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
                 id -> stateThread.execute(workerClusters::pollAll));
         leaseTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.leaseDuration().toMillis() / 3),
-                id -> stateThread.execute(state.dispatcher::renewLeases));
+                id -> stateThread.execute(() -> {
+                    state.dispatcher.renewLeases();
+                    state.dispatcher.widenIncrementalAttempts();
+                }));
         return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
     }
 

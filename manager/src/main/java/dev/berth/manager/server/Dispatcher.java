@@ -11,6 +11,7 @@ import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.PlacementPolicy;
+import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.objects.StatusJson;
@@ -23,6 +24,7 @@ import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +50,11 @@ final class Dispatcher implements ClusterEvents {
         final String id;
         final Set<String> clusters = new LinkedHashSet<>();
         String winner;
+        /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
+        Instant firstDispatch;
+        List<String> configClusters = List.of();
+        PlacementRequest request;
+        RemoteWorkload remote;
 
         Attempt(String id) {
             this.id = id;
@@ -149,7 +156,36 @@ final class Dispatcher implements ClusterEvents {
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) options.leaseDuration().toSeconds());
-        for (String cluster : decision.clusters()) {
+        if (DispatchStrategy.parse(config.strategy()) == DispatchStrategy.INCREMENTAL) {
+            attempt.firstDispatch = clock.instant();
+            attempt.configClusters = config.clusters();
+            attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
+            attempt.remote = remote;
+        }
+        createCopies(key, attempt, remote, decision.clusters());
+        String where = String.join(", ", decision.clusters());
+        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
+                "dispatched to cluster " + where + " (attempt " + attempt.id + ")");
+        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, "Dispatched", null), null);
+    }
+
+    /**
+     * Incremental dispatch (MultiKueue parity): while no copy of an attempt has been admitted, one more
+     * eligible cluster is added every interval. Called periodically.
+     */
+    void widenIncrementalAttempts() {
+        if (clusters == null) return;
+        attempts.forEach((key, attempt) -> {
+            if (attempt.firstDispatch == null || attempt.winner != null) return;
+            List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
+            PlacementDecision decision = policy.place(attempt.request, views, DispatchStrategy.INCREMENTAL, attempt.firstDispatch);
+            List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
+            if (!added.isEmpty()) createCopies(key, attempt, attempt.remote, added);
+        });
+    }
+
+    private void createCopies(WorkloadKey key, Attempt attempt, RemoteWorkload remote, List<String> targets) {
+        for (String cluster : targets) {
             attempt.clusters.add(cluster);
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                     .addKeyValue("epoch", epoch).log("dispatching workload");
@@ -166,10 +202,6 @@ final class Dispatcher implements ClusterEvents {
                 }
             }));
         }
-        String where = String.join(", ", decision.clusters());
-        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
-                "dispatched to cluster " + where + " (attempt " + attempt.id + ")");
-        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, "Dispatched", null), null);
     }
 
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
