@@ -50,7 +50,7 @@ final class SchedulingCycle {
      * The workloads holding quota in each cohort tree (by root), in victim order. Valid during the
      * nomination step of one cycle: nothing is admitted or evicted until every head is nominated.
      */
-    private final Map<String, List<AdmittedWorkload>> admittedByRoot = new HashMap<>();
+    private final Map<String, AdmittedInTree> admittedByRoot = new HashMap<>();
 
     SchedulingCycle(ClusterState state, SchedulerOptions options, Effects effects) {
         this.state = state;
@@ -166,14 +166,7 @@ final class SchedulingCycle {
         for (Map.Entry<FlavorResource, Long> wanted : usage.entrySet()) {
             if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
         }
-        List<AdmittedWorkload> admitted = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
-        if (!state.admittedThisPass.isEmpty()) {
-            // A workload admitted in this scheduling pass is not reclaimed by another queue in the same pass:
-            // otherwise queues that reclaim from each other can evict and readmit in a loop (see docs/semantics.md).
-            admitted = admitted.stream()
-                    .filter(a -> a.clusterQueue().equals(queue.name()) || !state.admittedThisPass.contains(a.key()))
-                    .toList();
-        }
+        List<AdmittedWorkload> admitted = admittedFor(queue);
         // An immutable copy: the planner iterates it once per candidate, and a one- or two-element
         // Set.copyOf iterates and answers contains() without hashing.
         PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),
@@ -181,7 +174,48 @@ final class SchedulingCycle {
         return new PreemptionPlanner(state.quota, options).plan(request, admitted);
     }
 
-    private List<AdmittedWorkload> admittedInTree(ClusterQueueSpec queue) {
+    /**
+     * The candidates a queue's preemption plan sees: every workload holding quota in its cohort tree,
+     * except those another queue admitted in this scheduling pass. A workload admitted in this pass is
+     * not reclaimed by another queue in the same pass: otherwise queues that reclaim from each other can
+     * evict and readmit in a loop (see docs/semantics.md). Neither list changes during nomination, so
+     * both are built once per cycle and root; only a queue that itself admitted in this pass gets its own.
+     */
+    private List<AdmittedWorkload> admittedFor(ClusterQueueSpec queue) {
+        AdmittedInTree tree = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
+        if (!tree.recentQueues.contains(queue.name())) return tree.olderThanPass;
+        List<AdmittedWorkload> visible = new ArrayList<>(tree.all.size());
+        for (int i = 0; i < tree.all.size(); i++) {
+            AdmittedWorkload candidate = tree.all.get(i);
+            if (!tree.recent[i] || candidate.clusterQueue().equals(queue.name())) visible.add(candidate);
+        }
+        return visible;
+    }
+
+    /**
+     * The workloads holding quota in one cohort tree, in victim order; which of them were admitted in
+     * this pass ({@code recent}, by index), by which queues; and the others.
+     */
+    private record AdmittedInTree(List<AdmittedWorkload> all, boolean[] recent, List<AdmittedWorkload> olderThanPass,
+                                  Set<String> recentQueues) {
+    }
+
+    private AdmittedInTree admittedInTree(ClusterQueueSpec queue) {
+        List<AdmittedWorkload> all = admittedInVictimOrder(queue);
+        boolean[] recent = new boolean[all.size()];
+        if (state.admittedThisPass.isEmpty()) return new AdmittedInTree(all, recent, all, Set.of());
+        List<AdmittedWorkload> older = new ArrayList<>(all.size());
+        Set<String> recentQueues = new HashSet<>();
+        for (int i = 0; i < all.size(); i++) {
+            AdmittedWorkload candidate = all.get(i);
+            recent[i] = state.admittedThisPass.contains(candidate.key());
+            if (recent[i]) recentQueues.add(candidate.clusterQueue());
+            else older.add(candidate);
+        }
+        return new AdmittedInTree(all, recent, recentQueues.isEmpty() ? all : List.copyOf(older), recentQueues);
+    }
+
+    private List<AdmittedWorkload> admittedInVictimOrder(ClusterQueueSpec queue) {
         List<AdmittedWorkload> admitted = new ArrayList<>();
         List<String> queues = state.quota.hasCohort(queue.name()) ? state.quota.clusterQueuesInTree(queue.name()) : List.of(queue.name());
         for (String name : queues) {
