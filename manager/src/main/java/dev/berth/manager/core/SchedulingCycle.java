@@ -66,6 +66,7 @@ final class SchedulingCycle {
         List<Long> headGenerations = new ArrayList<>();
         Set<WorkloadEntry> heldFor = new HashSet<>();
         for (Map.Entry<String, PendingQueue> queue : state.pending.entrySet()) {
+            if (queue.getValue().isEmpty()) continue;
             ClusterQueueSpec spec = state.clusterQueues.get(queue.getKey());
             long generation = state.generation(spec.name());
             WorkloadEntry head = queue.getValue().pollHead(spec.queueingStrategy(), generation);

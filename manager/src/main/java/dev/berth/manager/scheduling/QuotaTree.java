@@ -27,6 +27,8 @@ public final class QuotaTree {
     private final Map<String, QuotaNode> clusterQueues = new HashMap<>();
     private final Map<String, QuotaNode> cohorts = new HashMap<>();
     private final Set<String> queuesInCycles = new HashSet<>();
+    /** The root cohort name of every ClusterQueue, computed once: the cycle asks for it per queue and head. */
+    private final Map<String, String> rootNames = new HashMap<>();
 
     private QuotaTree() {}
 
@@ -127,8 +129,12 @@ public final class QuotaTree {
 
     /** The name of the root cohort of the queue's tree, or the queue itself when it has no cohort. */
     public String rootOf(String clusterQueue) {
+        String cached = rootNames.get(clusterQueue);
+        if (cached != null) return cached;
         QuotaNode root = node(clusterQueue).root();
-        return root.clusterQueue ? "cq:" + root.name : root.name;
+        String name = root.clusterQueue ? "cq:" + root.name : root.name;
+        rootNames.put(clusterQueue, name);
+        return name;
     }
 
     /** How much more of a flavor-resource the ClusterQueue can use now, borrowing included. */
