@@ -10,6 +10,7 @@ import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
+import dev.berth.manager.dispatch.InFlightDispatches;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.model.WorkloadKey;
@@ -55,6 +56,8 @@ final class Dispatcher implements ClusterEvents {
         List<String> configClusters = List.of();
         PlacementRequest request;
         RemoteWorkload remote;
+        /** When it was dispatched: until the clusters' capacity reports include it, it is counted as in flight. */
+        Instant dispatchedAt;
 
         Attempt(String id) {
             this.id = id;
@@ -142,7 +145,7 @@ final class Dispatcher implements ClusterEvents {
             pending(key, check, "MultiKueueConfig " + configName + " not found");
             return;
         }
-        List<ClusterView> views = config.clusters().stream().map(clusters::view).toList();
+        List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
                 DispatchStrategy.parse(config.strategy()), null);
@@ -156,10 +159,11 @@ final class Dispatcher implements ClusterEvents {
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) options.leaseDuration().toSeconds());
+        attempt.dispatchedAt = clock.instant();
+        attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
         if (DispatchStrategy.parse(config.strategy()) == DispatchStrategy.INCREMENTAL) {
-            attempt.firstDispatch = clock.instant();
+            attempt.firstDispatch = attempt.dispatchedAt;
             attempt.configClusters = config.clusters();
-            attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
             attempt.remote = remote;
         }
         createCopies(key, attempt, remote, decision.clusters());
@@ -202,6 +206,20 @@ final class Dispatcher implements ClusterEvents {
                 }
             }));
         }
+    }
+
+    /** A report made less than this long after a dispatch may not include it yet. */
+    private static final java.time.Duration REPORT_LAG = java.time.Duration.ofSeconds(3);
+
+    private ClusterView withoutInFlight(ClusterView view) {
+        List<PlacementRequest> inFlight = new ArrayList<>();
+        for (Attempt attempt : attempts.values()) {
+            if (attempt.request == null || attempt.dispatchedAt == null || !attempt.clusters.contains(view.name())) continue;
+            if (view.lastHeartbeat() == null || view.lastHeartbeat().isBefore(attempt.dispatchedAt.plus(REPORT_LAG))) {
+                inFlight.add(attempt.request);
+            }
+        }
+        return InFlightDispatches.withoutInFlight(view, inFlight);
     }
 
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
