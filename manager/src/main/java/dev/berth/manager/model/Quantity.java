@@ -1,7 +1,6 @@
 package dev.berth.manager.model;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -104,10 +103,5 @@ public final class Quantity {
             index++;
         }
         return scaled + BINARY_SUFFIXES[index];
-    }
-
-    /** Parses without a resource context, for callers that only need validity and an exact value. */
-    public static BigInteger ceilInteger(String text) {
-        return parse(text).setScale(0, RoundingMode.CEILING).toBigIntegerExact();
     }
 }

@@ -260,12 +260,6 @@ public final class QuotaTree {
         for (QuotaNode child : node.children) collectQueues(child, into);
     }
 
-    /** The lending/borrowing relationship of the queue's cohort path, for explanations: names from the queue up. */
-    public List<String> ancestry(String clusterQueue) {
-        List<String> names = new java.util.ArrayList<>();
-        for (QuotaNode node = node(clusterQueue); node != null; node = node.parent) names.add(node.name);
-        return names;
-    }
 
     private QuotaNode node(String clusterQueue) {
         QuotaNode node = clusterQueues.get(clusterQueue);

@@ -1,6 +1,5 @@
 package dev.berth.manager.server;
 
-import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.api.ResourceRegistry;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorQuotas;
@@ -57,7 +56,7 @@ final class ManagerResources {
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
                 .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))
                 .add(Resources.PODS, new PodHooks(state, priorities))
-                .add(Resources.NAMESPACES, new KueueObjectHooks<>(state, NamespaceHooks::decode, n -> { },
+                .add(Resources.NAMESPACES, new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),
                         o -> state.controller.deleteNamespace(o.key().name())))
                 .add(Resources.PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodePriorityClass,
@@ -85,13 +84,9 @@ final class ManagerResources {
     }
 
     /** A namespace as the controller needs it: name and labels. */
-    record NamespaceHooks(String name, java.util.Map<String, String> labels) {
-        static NamespaceHooks decode(com.fasterxml.jackson.databind.node.ObjectNode object) {
-            return new NamespaceHooks(object.path("metadata").path("name").asText(), NamespaceDecoder.labels(object));
+    record NamespaceLabels(String name, java.util.Map<String, String> labels) {
+        static NamespaceLabels decode(com.fasterxml.jackson.databind.node.ObjectNode object) {
+            return new NamespaceLabels(object.path("metadata").path("name").asText(), NamespaceDecoder.labels(object));
         }
-    }
-
-    static ObjectHooks none() {
-        return ObjectHooks.NONE;
     }
 }
