@@ -13,10 +13,12 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,7 @@ public final class ApiServer {
     private final ObjectService service;
     private final ExecutorService stateExecutor;
     private final long bodyLimitBytes;
+    private final List<Consumer<Router>> extraRoutes = new ArrayList<>();
 
     /** The answer to one request. */
     private record Reply(int code, ObjectNode body, List<String> warnings, ResourcePath target) {
@@ -51,6 +54,12 @@ public final class ApiServer {
         this(service, stateExecutor, DEFAULT_BODY_LIMIT_BYTES);
     }
 
+    /** Adds routes served next to the Kubernetes paths (e.g. /metrics); call before {@link #start}. */
+    public ApiServer withRoutes(Consumer<Router> routes) {
+        extraRoutes.add(routes);
+        return this;
+    }
+
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         return vertx.createHttpServer().requestHandler(router(vertx)).listen(port, host);
     }
@@ -61,6 +70,7 @@ public final class ApiServer {
         router.get("/readyz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"v1.32.0-berth\"}"));
+        extraRoutes.forEach(routes -> routes.accept(router));
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(bodyLimitBytes);
         router.route("/api/*").handler(bodies).handler(this::handle);
         router.route("/apis/*").handler(bodies).handler(this::handle);

@@ -14,7 +14,9 @@ import io.vertx.core.Vertx;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -87,6 +89,13 @@ public final class WorkerClusters implements AutoCloseable {
     public ClusterView view(String name) {
         WorkerCluster cluster = clusters.get(name);
         return cluster == null ? new ClusterView(name, false, false, null, Map.of()) : cluster.view();
+    }
+
+    /** Every registered cluster as placement sees it, in registration order. */
+    public List<ClusterView> views() {
+        List<ClusterView> views = new ArrayList<>(clusters.size());
+        for (WorkerCluster cluster : clusters.values()) views.add(cluster.view());
+        return views;
     }
 
     public boolean isConnected(String name) {

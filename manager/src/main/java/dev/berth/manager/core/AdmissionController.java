@@ -44,12 +44,18 @@ public final class AdmissionController {
     private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
     private boolean structureChanged = true;
     private long requeueSequence;
+    private AdmissionListener listener = AdmissionListener.NONE;
 
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
         this.options = options;
         this.sink = sink;
         this.queueStatus = new QueueStatusReporter(state, sink);
+    }
+
+    /** Who hears admissions, evictions and attempts (metrics); {@link AdmissionListener#NONE} by default. */
+    public void setListener(AdmissionListener listener) {
+        this.listener = listener == null ? AdmissionListener.NONE : listener;
     }
 
     // ---- queue objects ------------------------------------------------------------------
@@ -212,6 +218,9 @@ public final class AdmissionController {
             case CheckStates.READY -> {
                 if (allChecksReady(entry)) {
                     entry.status = WorkloadConditions.admitted(entry.status, now());
+                    long nowMillis = clock.millis();
+                    listener.admitted(entry.admission.clusterQueue(), Math.max(0, nowMillis - entry.queueOrderMillis),
+                            Math.max(0, nowMillis - entry.reservedAtMillis));
                     log.atInfo().addKeyValue("workload", key).addKeyValue("clusterQueue", entry.admission.clusterQueue())
                             .log("workload admitted: all admission checks ready");
                 }
@@ -261,8 +270,10 @@ public final class AdmissionController {
         int preempted = 0;
         int nominated = 0;
         while (cycles < MAX_CYCLES_PER_CALL) {
+            long attemptToken = listener.attemptStarting();
             SchedulingCycle.Outcome outcome = cycle.run();
             if (outcome.nominated() == 0) break;
+            listener.attempt(outcome.admitted() > 0, attemptToken);
             cycles++;
             nominated += outcome.nominated();
             admitted += outcome.admitted();
@@ -332,6 +343,9 @@ public final class AdmissionController {
             }
             entry.status = next;
             state.admittedThisPass.add(entry.key());
+            long waitedMillis = Math.max(0, entry.reservedAtMillis - entry.queueOrderMillis);
+            listener.quotaReserved(queue, waitedMillis);
+            if (checks.isEmpty()) listener.admitted(queue, waitedMillis, -1);
             queueStatus.touched(entry);
             log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
                     .addKeyValue("flavors", admission.flavors()).addKeyValue("checks", checks)
@@ -347,6 +361,7 @@ public final class AdmissionController {
                 String message = "Preempted to accommodate a workload (" + preemptor.key() + ") due to "
                         + describe(target.reason());
                 evict(victim, Reasons.PREEMPTED, message, target.reason(), true);
+                listener.preempted(preemptor.clusterQueue, target.reason());
             }
             stillPending(preemptor, "Pending the preemption of " + targets.size() + " workload(s)");
         }
@@ -376,6 +391,7 @@ public final class AdmissionController {
         entry.queueOrderMillis = clock.millis();
         entry.requeueSequence = ++requeueSequence;
         write(entry, WorkloadConditions.evicted(entry.status, reason, message, preemptionReason, requeue, now()));
+        listener.evicted(queue, reason);
         if (requeue && entry.active) enqueue(entry);
         queueStatus.touched(entry);
         log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
@@ -501,6 +517,11 @@ public final class AdmissionController {
     public QueueStatus clusterQueueStatus(String name) {
         ClusterQueueSpec spec = state.clusterQueues.get(name);
         return spec == null ? null : queueStatus.clusterQueueStatus(spec, now());
+    }
+
+    /** Kueue's per-ClusterQueue gauges as they stand now (for a metrics scrape). */
+    public QueueMetrics queueMetrics() {
+        return QueueMetricsReader.read(state);
     }
 
     public int workloadCount() {

@@ -38,6 +38,11 @@ final class PendingQueue {
         return active.size() + parked.size();
     }
 
+    /** Workloads found inadmissible and waiting for capacity to grow (Kueue's inadmissible list). */
+    int parkedCount() {
+        return parked.size();
+    }
+
     boolean isEmpty() {
         return active.isEmpty() && parked.isEmpty();
     }

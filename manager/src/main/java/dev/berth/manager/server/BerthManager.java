@@ -6,6 +6,8 @@ import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.metrics.BerthMetrics;
+import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +32,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BerthManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BerthManager.class);
+    /** How long a scrape waits for the state thread to refresh the gauges before serving the last ones. */
+    private static final Duration METRICS_REFRESH_BOUND = Duration.ofSeconds(5);
 
     private final ObjectStore store;
     private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
@@ -45,6 +50,8 @@ public final class BerthManager implements AutoCloseable {
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
     private WorkerClusters workerClusters;
+    private final Clock clock;
+    private final BerthMetrics metrics = new BerthMetrics();
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -54,12 +61,15 @@ public final class BerthManager implements AutoCloseable {
         this.store = store;
         this.dispatchOptions = dispatchOptions;
         this.state = new ManagerState(store);
+        this.clock = clock;
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
+        this.state.controller.setListener(metrics.admissionListener());
         this.service = new ObjectService(store, ManagerResources.registry(state));
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
             state.dispatcher = new Dispatcher(state, clock, dispatchOptions, ManagerEpoch.next(store));
+            state.dispatcher.listener = metrics.dispatchListener();
             state.dispatcher.recover();
             return null;
         });
@@ -82,7 +92,20 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
-        return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+        MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
+        return new ApiServer(service, stateThread).withRoutes(metricsEndpoint::register)
+                .start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    /** The manager's metrics registry: other binders (resilience4j, Vert.x) add their meters here. */
+    public BerthMetrics metrics() {
+        return metrics;
+    }
+
+    private CompletableFuture<?> refreshMetrics() {
+        return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(),
+                workerClusters == null ? List.of() : workerClusters.views(), clock.instant(),
+                dispatchOptions.placement().heartbeatStaleAfter()), stateThread);
     }
 
     /** The fencing epoch of this manager run. */

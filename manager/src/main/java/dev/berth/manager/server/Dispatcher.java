@@ -8,6 +8,7 @@ import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.InFlightDispatches;
@@ -25,6 +26,7 @@ import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,6 +76,8 @@ final class Dispatcher implements ClusterEvents {
     private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
     private final MultiKueueStatus clusterStatus;
     WorkerClusters clusters;
+    /** Metrics; set by the manager. */
+    DispatchListener listener = DispatchListener.NONE;
 
     Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch) {
         this.state = state;
@@ -167,6 +171,7 @@ final class Dispatcher implements ClusterEvents {
             attempt.remote = remote;
         }
         createCopies(key, attempt, remote, decision.clusters());
+        listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String where = String.join(", ", decision.clusters());
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
                 "dispatched to cluster " + where + " (attempt " + attempt.id + ")");
@@ -306,6 +311,7 @@ final class Dispatcher implements ClusterEvents {
             case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {
                 if (attempt.winner == null) {
                     attempt.winner = cluster;
+                    if (attempt.dispatchedAt != null) listener.firstReport(cluster, Duration.between(attempt.dispatchedAt, clock.instant()));
                     for (String other : attempt.clusters) {
                         if (!other.equals(cluster)) deleteRemote(key, other, attempt.id, "another cluster admitted first");
                     }

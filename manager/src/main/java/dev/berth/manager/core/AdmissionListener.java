@@ -1,0 +1,34 @@
+package dev.berth.manager.core;
+
+/**
+ * Hears the admission controller's transitions, for metrics. Called on the controller's thread, once
+ * per event, with values the controller already has: implementations must be cheap and must not
+ * call back into the controller. Waits are in milliseconds of the controller's clock.
+ */
+public interface AdmissionListener {
+    AdmissionListener NONE = new AdmissionListener() {};
+
+    /** A scheduling cycle with at least one head starts; the token comes back in {@link #attempt}. */
+    default long attemptStarting() {
+        return 0L;
+    }
+
+    /** A scheduling cycle ended; success when it reserved quota for at least one workload. */
+    default void attempt(boolean success, long startToken) {}
+
+    /** Quota was reserved, {@code waitedMillis} after the workload was created or requeued. */
+    default void quotaReserved(String clusterQueue, long waitedMillis) {}
+
+    /**
+     * The workload is admitted (quota reserved and every admission check ready), {@code waitedMillis}
+     * after it was created or requeued; {@code checksMillis} after quota was reserved, or -1 when it
+     * had no admission checks.
+     */
+    default void admitted(String clusterQueue, long waitedMillis, long checksMillis) {}
+
+    /** The workload lost its quota for a reason of Kueue's (Preempted, Deactivated, AdmissionCheck, ...). */
+    default void evicted(String clusterQueue, String reason) {}
+
+    /** A workload of {@code preemptingClusterQueue} preempted another, for one of Kueue's preemption reasons. */
+    default void preempted(String preemptingClusterQueue, String reason) {}
+}

@@ -1,0 +1,60 @@
+package dev.berth.manager.metrics;
+
+import dev.berth.manager.core.AdmissionListener;
+import dev.berth.manager.core.QueueMetrics;
+import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchListener;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The manager's metrics: one Prometheus registry holding Kueue's metrics (same names and labels)
+ * and Berth's own. Counters and histograms move with the controller's and the dispatcher's events
+ * ({@link #admissionListener()}, {@link #dispatchListener()}); gauges are refreshed from snapshots
+ * taken on the state thread just before each scrape ({@link #refresh}).
+ */
+public final class BerthMetrics {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final KueueAdmissionMetrics admission = new KueueAdmissionMetrics(registry);
+    private final KueueQueueGauges queues = new KueueQueueGauges(registry);
+    private final ClusterMetrics clusters = new ClusterMetrics(registry);
+
+    /** The registry, for other binders (resilience4j's TaggedCircuitBreakerMetrics, Vert.x metrics). */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Feeds Kueue's admission counters and wait-time histograms; call it on the state thread only. */
+    public AdmissionListener admissionListener() {
+        return admission;
+    }
+
+    /** Feeds multikueue_workloads_dispatched_total and berth_dispatch_latency_seconds; state thread only. */
+    public DispatchListener dispatchListener() {
+        return clusters;
+    }
+
+    /** A workload left a worker cluster for another (berth_failovers_total). */
+    public void failover(String clusterQueue, String fromCluster) {
+        clusters.failover(clusterQueue, fromCluster);
+    }
+
+    /** A dispatch lease on a worker cluster expired (berth_lease_expiries_total). */
+    public void leaseExpired(String cluster) {
+        clusters.leaseExpired(cluster);
+    }
+
+    /** Replaces the gauges with what the state thread sees now. */
+    public void refresh(QueueMetrics queueMetrics, List<ClusterView> clusterViews, Instant now, Duration heartbeatStaleAfter) {
+        queues.update(queueMetrics);
+        clusters.update(clusterViews, now, heartbeatStaleAfter);
+    }
+
+    /** The Prometheus text exposition (format 0.0.4) of every meter. */
+    public String scrape() {
+        return registry.scrape();
+    }
+}

@@ -1,0 +1,23 @@
+package dev.berth.manager.metrics;
+
+/** Histogram buckets, Kueue's where Kueue defines them, so that bucket-based queries keep their meaning. */
+final class KueueBuckets {
+    private KueueBuckets() {}
+
+    /** Kueue's wait-time buckets: 1, then 2.5 doubling 13 times (2.5 s to 10240 s), 14 in all. */
+    static final double[] WAIT_TIME = waitTime();
+
+    /** Kueue's admission attempt duration uses the Prometheus client's default buckets. */
+    static final double[] ATTEMPT_DURATION = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+
+    /** Berth's dispatch latency: from sub-second on a quiet cluster to minutes behind a slow agent. */
+    static final double[] DISPATCH_LATENCY = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
+
+    private static double[] waitTime() {
+        double[] buckets = new double[14];
+        buckets[0] = 1;
+        double bound = 2.5;
+        for (int i = 1; i < buckets.length; i++, bound *= 2) buckets[i] = bound;
+        return buckets;
+    }
+}
