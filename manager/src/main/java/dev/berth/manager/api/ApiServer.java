@@ -33,6 +33,7 @@ public final class ApiServer {
     private final ObjectService service;
     private final ExecutorService stateExecutor;
     private final long bodyLimitBytes;
+    private final List<java.util.function.Consumer<Router>> extraRoutes = new java.util.ArrayList<>();
 
     /** The answer to one request. */
     private record Reply(int code, ObjectNode body, List<String> warnings, ResourcePath target) {
@@ -51,6 +52,12 @@ public final class ApiServer {
         this(service, stateExecutor, DEFAULT_BODY_LIMIT_BYTES);
     }
 
+    /** Mounts more routes ahead of the generic Kubernetes paths (the read-only diagnosis endpoints). */
+    public ApiServer withRoutes(java.util.function.Consumer<Router> routes) {
+        extraRoutes.add(routes);
+        return this;
+    }
+
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         return vertx.createHttpServer().requestHandler(router(vertx)).listen(port, host);
     }
@@ -61,6 +68,7 @@ public final class ApiServer {
         router.get("/readyz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"v1.32.0-berth\"}"));
+        extraRoutes.forEach(routes -> routes.accept(router));
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(bodyLimitBytes);
         router.route("/api/*").handler(bodies).handler(this::handle);
         router.route("/apis/*").handler(bodies).handler(this::handle);

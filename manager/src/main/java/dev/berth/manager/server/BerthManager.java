@@ -44,6 +44,7 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
+    private final Clock clock;
     private WorkerClusters workerClusters;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -53,6 +54,7 @@ public final class BerthManager implements AutoCloseable {
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
         this.store = store;
         this.dispatchOptions = dispatchOptions;
+        this.clock = clock;
         this.state = new ManagerState(store);
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
         this.service = new ObjectService(store, ManagerResources.registry(state));
@@ -82,7 +84,9 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
-        return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+        VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
+                new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
+        return new ApiServer(service, stateThread).withRoutes(visibility::mount).start(vertx, host, port).onSuccess(s -> this.server = s);
     }
 
     /** The fencing epoch of this manager run. */
