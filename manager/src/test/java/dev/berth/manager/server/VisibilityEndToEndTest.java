@@ -105,6 +105,9 @@ class VisibilityEndToEndTest {
         assertThat(kubectlRaw(WORKLOADS + "/" + name + "/explain")).map(this::tree)
                 .hasValueSatisfying(viaKubectl -> assertThat(viaKubectl.path("answer")).isEqualTo(explanation.path("answer")));
 
+        assertThat(berthExplain("team-a/" + name)).hasValueSatisfying(printed -> assertThat(printed)
+                .startsWith("answer: " + explanation.path("answer").asText()).contains("admission", "blocked"));
+
         JsonNode pending = JSON.readTree(send("GET",
                 "/apis/visibility.kueue.x-k8s.io/v1beta1/clusterqueues/team-a-cq/pendingworkloads", null).body());
         assertThat(pending.path("kind").asText()).isEqualTo("PendingWorkloadsSummary");
@@ -199,6 +202,27 @@ class VisibilityEndToEndTest {
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
         return Optional.of(out);
+    }
+
+    /** bin/berth explain, when curl and python3 are there to run it (it prints the raw JSON without python3). */
+    private Optional<String> berthExplain(String workload) throws Exception {
+        if (findOnPath("curl").isEmpty() || findOnPath("python3").isEmpty()) {
+            System.err.println("!!! curl or python3 missing: bin/berth explain is NOT checked");
+            return Optional.empty();
+        }
+        Process process = new ProcessBuilder(Path.of("..", "bin", "berth").toString(), "explain", workload,
+                "--server", "http://127.0.0.1:" + manager.port()).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(out).isZero();
+        return Optional.of(out);
+    }
+
+    private static Optional<Path> findOnPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return Optional.of(Path.of(dir, tool));
+        }
+        return Optional.empty();
     }
 
     private static Optional<Path> findKubectl() {
