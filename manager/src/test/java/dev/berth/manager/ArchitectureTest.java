@@ -19,7 +19,7 @@ class ArchitectureTest {
 
     private static final String[] PURE_PACKAGES = {
             "dev.berth.manager.model..", "dev.berth.manager.core..", "dev.berth.manager.scheduling..",
-            "dev.berth.manager.dispatch.."};
+            "dev.berth.manager.dispatch..", "dev.berth.manager.explain.."};
 
     @ArchTest
     static final ArchRule decisions_do_not_depend_on_io_or_frameworks = noClasses()

@@ -98,6 +98,18 @@ public final class WorkerClusters implements AutoCloseable {
         return views;
     }
 
+    /** The agent's last capacity report, if any (read-only views). */
+    public Optional<CapacityReport> capacityReport(String name) {
+        WorkerCluster cluster = clusters.get(name);
+        return cluster == null ? Optional.empty() : Optional.ofNullable(cluster.capacity);
+    }
+
+    /** Why the cluster is unreachable (kubeconfig content never included), if it is. */
+    public Optional<String> lastError(String name) {
+        WorkerCluster cluster = clusters.get(name);
+        return cluster == null ? Optional.empty() : Optional.ofNullable(cluster.lastError);
+    }
+
     public boolean isConnected(String name) {
         WorkerCluster cluster = clusters.get(name);
         return cluster != null && cluster.connected;

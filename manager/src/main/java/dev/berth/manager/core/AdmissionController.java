@@ -527,4 +527,66 @@ public final class AdmissionController {
     public int workloadCount() {
         return state.workloads.size();
     }
+
+    // ---- read-only diagnosis (explain, borrowing ledger, visibility) ---------------------------
+
+    /** What the scheduler would decide for the workload now, and why; empty for an unknown workload. Changes nothing. */
+    public java.util.Optional<AdmissionDiagnosis> diagnose(WorkloadKey key) {
+        return new AdmissionDiagnostician(state, options).diagnose(key);
+    }
+
+    /** The pending workloads of a ClusterQueue in the scheduler's order; empty when the queue is unknown or inactive. */
+    public java.util.Optional<List<PendingWorkloadView>> pendingWorkloads(String clusterQueue) {
+        if (!state.clusterQueues.containsKey(clusterQueue)) return java.util.Optional.empty();
+        PendingQueue queue = state.pending.get(clusterQueue);
+        List<PendingWorkloadView> views = new ArrayList<>();
+        if (queue != null) {
+            for (WorkloadEntry entry : queue.inOrder()) {
+                Condition reserved = entry.status.condition(Conditions.QUOTA_RESERVED);
+                views.add(new PendingWorkloadView(entry.key(), entry.request.queueName(), entry.request.priority(),
+                        entry.request.creationMillis(), reserved == null || reserved.status() ? null : reserved.message()));
+            }
+        }
+        return java.util.Optional.of(views);
+    }
+
+    /** The ClusterQueue a LocalQueue points to; empty when the LocalQueue does not exist. */
+    public java.util.Optional<String> clusterQueueOf(String namespace, String localQueue) {
+        LocalQueueSpec spec = state.localQueues.get(namespace + "/" + localQueue);
+        return spec == null ? java.util.Optional.empty() : java.util.Optional.of(spec.clusterQueue());
+    }
+
+    /** The cohort tree with every ClusterQueue's quotas, usage and pending count. */
+    public QuotaSnapshot quotaSnapshot() {
+        Map<String, QuotaSnapshot.CohortNode> cohorts = new java.util.TreeMap<>();
+        for (CohortSpec cohort : state.cohorts.values()) {
+            cohorts.put(cohort.name(), new QuotaSnapshot.CohortNode(cohort.name(), cohort.parent(), quotasOf(cohort.resourceGroups())));
+        }
+        List<QuotaSnapshot.QueueQuota> queues = new ArrayList<>();
+        for (ClusterQueueSpec spec : state.clusterQueues.values()) {
+            if (spec.cohort() != null) cohorts.putIfAbsent(spec.cohort(), new QuotaSnapshot.CohortNode(spec.cohort(), null, Map.of()));
+            Map<dev.berth.manager.model.FlavorResource, Long> usage = new HashMap<>();
+            if (state.quota.hasClusterQueue(spec.name())) {
+                for (var fr : state.quota.flavorResources(spec.name())) usage.put(fr, state.quota.usage(spec.name(), fr));
+            }
+            PendingQueue pending = state.pending.get(spec.name());
+            queues.add(new QuotaSnapshot.QueueQuota(spec.name(), spec.cohort(), quotasOf(spec.resourceGroups()), usage,
+                    pending == null ? 0 : pending.size()));
+        }
+        for (QuotaSnapshot.CohortNode cohort : List.copyOf(cohorts.values())) {
+            if (cohort.parent() != null) cohorts.putIfAbsent(cohort.parent(), new QuotaSnapshot.CohortNode(cohort.parent(), null, Map.of()));
+        }
+        return new QuotaSnapshot(List.copyOf(cohorts.values()), queues);
+    }
+
+    private static Map<dev.berth.manager.model.FlavorResource, dev.berth.manager.model.ResourceQuota> quotasOf(
+            List<dev.berth.manager.model.ResourceGroup> groups) {
+        Map<dev.berth.manager.model.FlavorResource, dev.berth.manager.model.ResourceQuota> quotas = new java.util.LinkedHashMap<>();
+        for (var group : groups) {
+            for (var flavor : group.flavors()) {
+                for (var quota : flavor.resources()) quotas.put(new dev.berth.manager.model.FlavorResource(flavor.flavor(), quota.resource()), quota);
+            }
+        }
+        return quotas;
+    }
 }

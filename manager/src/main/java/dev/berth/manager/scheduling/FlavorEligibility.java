@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Whether a pod set may use a flavor at all: its taints are tolerated and its node labels match the pods' selectors. */
-final class FlavorEligibility {
+public final class FlavorEligibility {
     private FlavorEligibility() {}
 
     /** The reason the flavor is not eligible, in Kueue's wording, or null when it is. */
-    static String reasonIneligible(ResourceFlavor flavor, PodSetRequest podSet) {
+    public static String reasonIneligible(ResourceFlavor flavor, PodSetRequest podSet) {
         Taint untolerated = untoleratedTaint(flavor, podSet);
         if (untolerated != null) return "untolerated taint " + untolerated + " in flavor " + flavor.name();
         if (!matchesSelectors(flavor.nodeLabels(), podSet)) return "flavor " + flavor.name() + " doesn't match node affinity";

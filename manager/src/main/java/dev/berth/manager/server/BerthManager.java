@@ -49,8 +49,8 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
-    private WorkerClusters workerClusters;
     private final Clock clock;
+    private WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -60,8 +60,8 @@ public final class BerthManager implements AutoCloseable {
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
         this.store = store;
         this.dispatchOptions = dispatchOptions;
-        this.state = new ManagerState(store);
         this.clock = clock;
+        this.state = new ManagerState(store);
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
         this.state.controller.setListener(metrics.admissionListener());
         this.service = new ObjectService(store, ManagerResources.registry(state));
@@ -92,8 +92,11 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
+        VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
+                new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
         return new ApiServer(service, stateThread).withRoutes(metricsEndpoint::register)
+                .withRoutes(visibility::mount)
                 .start(vertx, host, port).onSuccess(s -> this.server = s);
     }
 

@@ -74,6 +74,8 @@ final class Dispatcher implements ClusterEvents {
     private final Map<WorkloadKey, Attempt> attempts = new HashMap<>();
     private final Set<WorkloadKey> dirty = new LinkedHashSet<>();
     private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
+    /** The last placement decision per workload, for explanations. */
+    private final Map<WorkloadKey, PlacementDecision> lastPlacement = new HashMap<>();
     private final MultiKueueStatus clusterStatus;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
@@ -130,6 +132,7 @@ final class Dispatcher implements ClusterEvents {
                 && !status.isTrue(Conditions.EVICTED);
         if (!running) {
             waiting.remove(key);
+            if (status == null) lastPlacement.remove(key);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -153,6 +156,7 @@ final class Dispatcher implements ClusterEvents {
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
                 DispatchStrategy.parse(config.strategy()), null);
+        lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
             pending(key, check, decision.pendingMessage());
@@ -251,6 +255,27 @@ final class Dispatcher implements ClusterEvents {
             if (multiKueue) return check;
         }
         return null;
+    }
+
+    // ---- read access for explanations ------------------------------------------------------
+
+    /** The last placement decision for a workload, or null when it was never placed. */
+    PlacementDecision lastPlacement(WorkloadKey key) {
+        return lastPlacement.get(key);
+    }
+
+    /** The workload's MultiKueue admission check, or null when its ClusterQueue has none. */
+    AdmissionCheckState dispatchCheck(WorkloadStatus status) {
+        return status == null ? null : multiKueueCheck(status);
+    }
+
+    /** The current attempts that have a copy on a cluster: workload and attempt id. */
+    Map<WorkloadKey, String> attemptsOn(String cluster) {
+        Map<WorkloadKey, String> on = new java.util.TreeMap<>();
+        attempts.forEach((key, attempt) -> {
+            if (attempt.clusters.contains(cluster)) on.put(key, attempt.id);
+        });
+        return on;
     }
 
     // ---- cluster events ------------------------------------------------------------------

@@ -1,0 +1,18 @@
+package dev.berth.manager.explain;
+
+import java.util.List;
+
+/**
+ * The current remote attempt as the manager mirrors it in the Workload's status.dispatch: cluster,
+ * attempt id, phase (Dispatched until the agent reports), the agent's reason and message, pod
+ * counts, and the pod problems the agent reports (container reasons).
+ */
+public record RemoteAttempt(String cluster, String attemptId, String phase, String reason, String message,
+                            int podsRunning, int podsSucceeded, int podsFailed, List<PodProblem> podProblems) {
+    public RemoteAttempt {
+        podProblems = List.copyOf(podProblems);
+    }
+
+    public record PodProblem(String pod, String container, String reason, String message) {
+    }
+}

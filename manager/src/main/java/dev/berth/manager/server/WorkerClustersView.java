@@ -1,0 +1,71 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.explain.WorkerClusterRow;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.VisibilityApi;
+import dev.berth.protocol.crd.CapacityReport;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The worker clusters as the dashboard shows them: every MultiKueueCluster with its connection,
+ * the agent's last report, a health (by default from connection and heartbeat age), capacity per
+ * flavor as the agent reports it, and the attempts running there. Built on the state thread.
+ */
+final class WorkerClustersView {
+    private final ManagerState state;
+    private final Supplier<WorkerClusters> clusters;
+    private final Clock clock;
+    private final DispatchOptions options;
+
+    WorkerClustersView(ManagerState state, Supplier<WorkerClusters> clusters, Clock clock, DispatchOptions options) {
+        this.state = state;
+        this.clusters = clusters;
+        this.clock = clock;
+        this.options = options;
+    }
+
+    Map<String, Object> render() {
+        List<WorkerClusterRow> rows = new ArrayList<>();
+        for (StoredObject stored : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) rows.add(row(stored.key().name()));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("kind", VisibilityApi.WORKER_CLUSTER_LIST);
+        body.put("apiVersion", VisibilityApi.BERTH_VISIBILITY_GROUP + "/" + VisibilityApi.V1ALPHA1);
+        body.put("items", rows);
+        return body;
+    }
+
+    private WorkerClusterRow row(String name) {
+        WorkerClusters connected = clusters.get();
+        ClusterView view = connected == null ? new ClusterView(name, false, false, null, Map.of()) : connected.view(name);
+        List<WorkerClusterRow.FlavorRow> capacity = new ArrayList<>();
+        CapacityReport report = connected == null ? null : connected.capacityReport(name).orElse(null);
+        if (report != null) {
+            for (CapacityReport.FlavorCapacity flavor : report.getFlavors()) {
+                capacity.add(new WorkerClusterRow.FlavorRow(flavor.getName(), flavor.getNodes(),
+                        Map.copyOf(flavor.getAllocatable()), Map.copyOf(flavor.getFree())));
+            }
+        }
+        List<WorkerClusterRow.RunningAttempt> running = new ArrayList<>();
+        if (state.dispatcher != null) {
+            state.dispatcher.attemptsOn(name).forEach((key, attemptId) -> {
+                String phase = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
+                        .map(o -> o.path("status").path("dispatch").path("phase").asText(null)).orElse(null);
+                running.add(new WorkerClusterRow.RunningAttempt(key.namespace(), key.name(), attemptId, phase));
+            });
+        }
+        String health = WorkerClusterRow.defaultHealth(view.connected(), view.lastHeartbeat(), clock.instant(),
+                options.placement().heartbeatStaleAfter());
+        String lastError = connected == null ? null : connected.lastError(name).orElse(null);
+        return new WorkerClusterRow(name, view.connected(),
+                view.lastHeartbeat() == null ? null : StatusJson.timestamp(view.lastHeartbeat()), lastError, health, null,
+                capacity, running);
+    }
+}
