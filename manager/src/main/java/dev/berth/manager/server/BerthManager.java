@@ -4,6 +4,11 @@ import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
+import dev.berth.manager.api.WatchHub;
+import dev.berth.manager.events.EventOptions;
+import dev.berth.manager.events.EventRecorder;
+import dev.berth.manager.events.EventingStatusSink;
+import dev.berth.manager.store.ChangeFeedStore;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.ObjectStore;
@@ -31,6 +36,9 @@ public final class BerthManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BerthManager.class);
 
     private final ObjectStore store;
+    private final Clock clock;
+    private final WatchHub watches;
+    private final EventRecorder events;
     private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "berth-state");
         thread.setDaemon(true);
@@ -51,11 +59,17 @@ public final class BerthManager implements AutoCloseable {
     }
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
-        this.store = store;
+        ChangeFeedStore feed = new ChangeFeedStore(store);
+        this.store = feed;
+        this.clock = clock;
         this.dispatchOptions = dispatchOptions;
-        this.state = new ManagerState(store);
-        this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
-        this.service = new ObjectService(store, ManagerResources.registry(state));
+        this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
+        feed.listen(watches);
+        this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
+        this.state = new ManagerState(feed);
+        this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
+                new StoreStatusSink(state), feed, Resources.WORKLOADS.resource(), events, clock));
+        this.service = new ObjectService(feed, ManagerResources.registry(state));
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
@@ -68,7 +82,10 @@ public final class BerthManager implements AutoCloseable {
     /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         this.vertx = vertx;
-        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(state::reschedule));
+        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(() -> {
+            state.reschedule();
+            events.expire(clock.instant());
+        }));
         onStateThread(() -> {
             workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId());
             state.dispatcher.clusters = workerClusters;
@@ -82,7 +99,7 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
-        return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock).start(vertx, host, port).onSuccess(s -> this.server = s);
     }
 
     /** The fencing epoch of this manager run. */
