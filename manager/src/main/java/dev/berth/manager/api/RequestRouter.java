@@ -76,8 +76,11 @@ final class RequestRouter {
 
     /** The object after the request's patch, from the stored object (whole, or for status only its status counts). */
     private ObjectNode patched(ApiRequest request, ResourcePath path, boolean wholeObject) {
-        ObjectNode current = service.forPatch(path);
         String type = ManifestReader.mediaType(request.contentType());
+        if (!List.of(MERGE_PATCH, STRATEGIC_MERGE_PATCH, JSON_PATCH, APPLY_PATCH).contains(type)) {
+            throw ApiException.unsupportedMediaType(request.contentType());
+        }
+        ObjectNode current = service.forPatch(path);
         JsonNode result = switch (type) {
             case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> JsonMergePatch.apply(current, patchBody(request));
             case JSON_PATCH -> JsonPatch.apply(current, ManifestReader.readAny(request.body()));
