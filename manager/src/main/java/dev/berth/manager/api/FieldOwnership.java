@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -37,7 +36,7 @@ final class FieldOwnership {
         List<Entry> entries = entries(after.path("metadata").has("managedFields") ? after : before);
         Set<List<String>> changed = new LinkedHashSet<>();
         for (List<String> field : fields(after)) {
-            if (before == null || !Objects.equals(at(before, field), at(after, field))) changed.add(field);
+            if (before == null || !same(at(before, field), at(after, field))) changed.add(field);
         }
         write(after, owned(entries, manager(manager, "unknown"), UPDATE, after.path("apiVersion").asText(), changed, now));
     }
@@ -66,7 +65,7 @@ final class FieldOwnership {
         for (Entry entry : entries) {
             Set<List<String>> fields = new LinkedHashSet<>(entry.fields());
             if (!entry.manager().equals(applier)) {
-                fields.removeIf(f -> appliedFields.contains(f) && !Objects.equals(at(live, f), at(applied, f)));
+                fields.removeIf(f -> appliedFields.contains(f) && !same(at(live, f), at(applied, f)));
             }
             if (!fields.isEmpty()) kept.add(new Entry(entry.manager(), entry.operation(), entry.apiVersion(), entry.time(), fields));
         }
@@ -80,7 +79,7 @@ final class FieldOwnership {
                                        Set<List<String>> appliedFields) {
         List<dev.berth.manager.objects.FieldCause> causes = new ArrayList<>();
         for (List<String> field : appliedFields) {
-            if (Objects.equals(at(live, field), at(applied, field))) continue;
+            if (same(at(live, field), at(applied, field))) continue;
             for (Entry entry : entries) {
                 if (!entry.manager().equals(applier) && entry.fields().contains(field)) {
                     causes.add(new dev.berth.manager.objects.FieldCause(display(field),
@@ -173,6 +172,12 @@ final class FieldOwnership {
                     .put("apiVersion", entry.apiVersion()).put("time", entry.time()).put("fieldsType", "FieldsV1")
                     .set("fieldsV1", fieldsV1);
         }
+    }
+
+    /** Equal as values: numbers compare by value whatever their node type (YAML and JSON read them differently). */
+    static boolean same(JsonNode a, JsonNode b) {
+        if (a == null || b == null) return a == b;
+        return a.equals((x, y) -> x.isNumber() && y.isNumber() ? x.decimalValue().compareTo(y.decimalValue()) : (x.equals(y) ? 0 : 1), b);
     }
 
     private static JsonNode at(JsonNode object, List<String> field) {
