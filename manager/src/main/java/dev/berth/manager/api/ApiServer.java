@@ -2,12 +2,10 @@ package dev.berth.manager.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -15,6 +13,9 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -23,31 +24,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@link ObjectService} on the Kubernetes REST paths. Every service call, body parsing
- * included, runs on the caller's single state thread; the event loop only moves bytes.
+ * Serves {@link ObjectService} on the Kubernetes REST paths, with discovery, Table printing and
+ * watches. Every service call, body parsing included, runs on the caller's single state thread;
+ * the event loop only moves bytes.
  */
 public final class ApiServer {
     public static final long DEFAULT_BODY_LIMIT_BYTES = 3L * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String MERGE_PATCH = "application/merge-patch+json";
 
     private final ObjectService service;
     private final ExecutorService stateExecutor;
     private final long bodyLimitBytes;
     private final List<Consumer<Router>> extraRoutes = new ArrayList<>();
+    private final WatchHub watches;
+    private final Clock clock;
+    private final RequestRouter requests;
+    private final DiscoveryRoutes discovery;
 
-    /** The answer to one request. */
-    private record Reply(int code, ObjectNode body, List<String> warnings, ResourcePath target) {
-        Reply about(ResourcePath path) {
-            return new Reply(code, body, warnings, path);
-        }
-    }
-
-    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
+    /** watchesOrNull: without a hub, {@code ?watch=true} answers 405. */
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
         this.service = service;
         this.stateExecutor = stateExecutor;
         this.bodyLimitBytes = bodyLimitBytes;
+        this.watches = watchesOrNull;
+        this.clock = clock;
+        this.requests = new RequestRouter(service, clock);
+        Discovery documents = new Discovery(service.registry());
+        this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents));
+    }
+
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
+        this(service, stateExecutor, bodyLimitBytes, null, Clock.systemUTC());
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor) {
@@ -71,105 +79,101 @@ public final class ApiServer {
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"major\":\"1\",\"minor\":\"32\",\"gitVersion\":\"v1.32.0-berth\"}"));
         extraRoutes.forEach(routes -> routes.accept(router));
+        discovery.mount(router);
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(bodyLimitBytes);
         router.route("/api/*").handler(bodies).handler(this::handle);
         router.route("/apis/*").handler(bodies).handler(this::handle);
-        router.route().handler(ctx -> send(ctx, failure(ApiException.noSuchResource()), "", null));
+        router.route().handler(ctx -> send(ctx, ApiReply.failure(ApiException.noSuchResource()), "", null));
         router.route().failureHandler(this::failed);
         return router;
     }
 
     private void handle(RoutingContext ctx) {
-        HttpMethod method = ctx.request().method();
-        String path = ctx.request().path();
-        String contentType = ctx.request().getHeader("content-type");
-        String labelSelector = ctx.request().getParam("labelSelector");
-        byte[] body = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-        CompletableFuture<Reply> work = CompletableFuture.supplyAsync(
-                () -> answer(method, path, contentType, labelSelector, body), stateExecutor);
+        ApiRequest request = request(ctx);
+        if (request.method().equals("GET") && (request.flag("watch") || "1".equals(request.param("watch")))) {
+            watch(ctx, request);
+            return;
+        }
+        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> answer(request), stateExecutor);
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
-                .onSuccess(reply -> send(ctx, reply, method.name(), path))
-                .onFailure(e -> send(ctx, unexpected(e, method, path), method.name(), path));
+                .onSuccess(reply -> send(ctx, reply, request.method(), request.path()))
+                .onFailure(e -> send(ctx, unexpected(e, request), request.method(), request.path()));
+    }
+
+    private static ApiRequest request(RoutingContext ctx) {
+        Map<String, String> query = new HashMap<>();
+        ctx.request().params().forEach(e -> query.putIfAbsent(e.getKey(), e.getValue()));
+        byte[] body = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        return new ApiRequest(ctx.request().method().name(), ctx.request().path(), ctx.request().getHeader("content-type"),
+                ctx.request().getHeader("accept"), query, body);
     }
 
     /** Runs on the state thread. */
-    private Reply answer(HttpMethod method, String requestPath, String contentType, String labelSelector, byte[] body) {
+    private ApiReply answer(ApiRequest request) {
         ResourcePath path = null;
         try {
-            ApiRoute route = ApiRoute.resolve(requestPath, service.registry());
+            ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             path = route.path();
-            return dispatch(method, route, contentType, labelSelector, body).about(path);
+            return requests.answer(request, route).about(path);
         } catch (ApiException e) {
-            return failure(e).about(path);
+            return ApiReply.failure(e).about(path);
         } catch (InvalidObjectException e) {
-            return failure(ApiException.of(e, null, null)).about(path);
+            return ApiReply.failure(ApiException.of(e, null, null)).about(path);
         }
     }
 
-    private Reply dispatch(HttpMethod method, ApiRoute route, String contentType, String labelSelector, byte[] body) {
-        ResourcePath path = route.path();
-        if (route.collection()) {
-            if (method == HttpMethod.GET) return ok(200, service.list(path, labelSelector));
-            if (method == HttpMethod.POST && path.namespace() != null) return ok(201, service.create(path, single(body, contentType)));
-        } else if (route.status()) {
-            if (method == HttpMethod.GET) return ok(200, service.getStatus(path));
-            if (method == HttpMethod.PUT) return ok(200, service.replaceStatus(path, single(body, contentType)));
-            if (method == HttpMethod.PATCH) return ok(200, service.mergePatchStatus(path, patch(body, contentType)));
-        } else {
-            if (method == HttpMethod.GET) return ok(200, service.get(path));
-            if (method == HttpMethod.PUT) return ok(200, service.replace(path, single(body, contentType)));
-            if (method == HttpMethod.PATCH) return ok(200, service.mergePatch(path, patch(body, contentType)));
-            if (method == HttpMethod.DELETE) return ok(200, service.delete(path));
+    private void watch(RoutingContext ctx, ApiRequest request) {
+        try {
+            if (watches == null) throw ApiException.methodNotAllowed("watch");
+            ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
+            if (!route.collection() || route.status()) throw ApiException.methodNotAllowed("watch of a single object; use fieldSelector=metadata.name=...");
+            HttpServerResponse response = ctx.response().setChunked(true).putHeader("content-type", "application/json");
+            WatchStream stream = new WatchStream(route.path(), request, service, clock, response, ctx.vertx().getOrCreateContext());
+            response.closeHandler(v -> stream.close());
+            String timeout = request.param("timeoutSeconds");
+            if (timeout != null && timeout.matches("\\d{1,7}")) {
+                long timer = ctx.vertx().setTimer(Math.max(1, Long.parseLong(timeout)) * 1000, id -> stream.close());
+                response.endHandler(v -> ctx.vertx().cancelTimer(timer));
+            }
+            CompletableFuture<Void> opened = CompletableFuture.runAsync(() -> watches.open(stream, request.param("resourceVersion")), stateExecutor);
+            Future.fromCompletionStage(opened, ctx.vertx().getOrCreateContext())
+                    .onSuccess(v -> { if (!response.headWritten()) response.setStatusCode(200).write(Buffer.buffer()); })
+                    .onFailure(e -> {
+                        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                        stream.close();
+                        send(ctx, cause instanceof ApiException api ? ApiReply.failure(api) : unexpected(cause, request), "GET", request.path());
+                    });
+        } catch (ApiException e) {
+            send(ctx, ApiReply.failure(e), "GET", request.path());
         }
-        throw ApiException.methodNotAllowed(method.name());
     }
 
-    private static ObjectNode single(byte[] body, String contentType) {
-        if (!ManifestReader.isJson(contentType) && !ManifestReader.isYaml(contentType)) {
-            throw ApiException.unsupportedMediaType(contentType);
-        }
-        List<ObjectNode> documents = ManifestReader.read(body, contentType);
-        if (documents.size() != 1) throw ApiException.badRequest("the request body must hold exactly one object, not " + documents.size());
-        return documents.get(0);
-    }
-
-    private static ObjectNode patch(byte[] body, String contentType) {
-        if (!ManifestReader.mediaType(contentType).equals(MERGE_PATCH)) throw ApiException.unsupportedMediaType(contentType);
-        return ManifestReader.read(body, contentType).get(0);
-    }
-
-    private static Reply ok(int code, ObjectNode body) {
-        return new Reply(code, body, List.of(), null);
-    }
-
-    private static Reply ok(int code, Outcome outcome) {
-        return new Reply(code, outcome.object(), outcome.warnings(), null);
-    }
-
-    private static Reply failure(ApiException e) {
-        return new Reply(e.code(), StatusBody.of(e), List.of(), null);
-    }
-
-    private static Reply unexpected(Throwable e, HttpMethod method, String path) {
+    private static ApiReply unexpected(Throwable e, ApiRequest request) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         log.atError().setMessage("request failed unexpectedly")
-                .addKeyValue("verb", method.name()).addKeyValue("path", path).setCause(cause).log();
-        return failure(ApiException.internal());
+                .addKeyValue("verb", request.method()).addKeyValue("path", request.path()).setCause(cause).log();
+        return ApiReply.failure(ApiException.internal());
     }
 
     private void failed(RoutingContext ctx) {
         String method = ctx.request().method().name();
         if (ctx.statusCode() == 413) {
-            send(ctx, failure(ApiException.tooLarge(bodyLimitBytes)), method, ctx.request().path());
+            send(ctx, ApiReply.failure(ApiException.tooLarge(bodyLimitBytes)), method, ctx.request().path());
         } else {
-            send(ctx, unexpected(ctx.failure() == null ? new IllegalStateException("status " + ctx.statusCode()) : ctx.failure(),
-                    ctx.request().method(), ctx.request().path()), method, ctx.request().path());
+            Throwable failure = ctx.failure() == null ? new IllegalStateException("status " + ctx.statusCode()) : ctx.failure();
+            log.atError().setMessage("request failed unexpectedly").addKeyValue("verb", method)
+                    .addKeyValue("path", ctx.request().path()).setCause(failure).log();
+            send(ctx, ApiReply.failure(ApiException.internal()), method, ctx.request().path());
         }
     }
 
-    private static void send(RoutingContext ctx, Reply reply, String verb, String path) {
+    static void send(RoutingContext ctx, ApiReply reply, String verb, String path) {
         HttpServerResponse response = ctx.response();
         if (response.ended()) return;
+        if (response.headWritten()) {
+            response.end();
+            return;
+        }
         byte[] bytes;
         try {
             bytes = JSON.writeValueAsBytes(reply.body());
@@ -185,7 +189,7 @@ public final class ApiServer {
     }
 
     /** One line per write; never the body. */
-    private static void logWrite(String verb, String path, Reply reply) {
+    private static void logWrite(String verb, String path, ApiReply reply) {
         ResourcePath target = reply.target();
         String name = target == null ? null : target.name();
         if (name == null) {

@@ -90,7 +90,16 @@ public final class ManifestReader {
         return out.flip().toString();
     }
 
+    /** A JSON body of any shape (a JSON patch is an array), read as strictly as an object. */
+    static JsonNode readAny(byte[] body) {
+        return readTree(decodeUtf8(body));
+    }
+
     private static ObjectNode readJson(String text) {
+        return asObject(readTree(text), "the request body");
+    }
+
+    private static JsonNode readTree(String text) {
         if (text.isBlank()) throw InvalidObjectException.badRequest("the request body is empty");
         JsonNode node;
         try {
@@ -100,7 +109,7 @@ public final class ManifestReader {
             String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
             throw InvalidObjectException.badRequest("json: " + where + e.getOriginalMessage());
         }
-        return asObject(node, "the request body");
+        return node;
     }
 
     private static List<ObjectNode> readYaml(String text) {

@@ -9,6 +9,7 @@ import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ConflictException;
+import dev.berth.manager.store.DryRunObjectStore;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
@@ -32,10 +33,29 @@ public final class ObjectService {
     private final ObjectStore store;
     private final ResourceRegistry registry;
     private final SecureRandom random = new SecureRandom();
+    private final boolean dryRun;
 
     public ObjectService(ObjectStore store, ResourceRegistry registry) {
+        this(store, registry, false);
+    }
+
+    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun) {
         this.store = store;
         this.registry = registry;
+        this.dryRun = dryRun;
+    }
+
+    /**
+     * The same operations with {@code dryRun=All}: validated and admitted as usual, answered as they
+     * would be stored, but nothing is written and no hook learns of them.
+     */
+    public ObjectService dryRun() {
+        return new ObjectService(new DryRunObjectStore(store), registry, true);
+    }
+
+    private ObjectHooks hooks(ResourceType type) {
+        ObjectHooks hooks = registry.hooks(type);
+        return dryRun ? new DryRunHooks(hooks) : hooks;
     }
 
     private void requireReadable(ResourceType type, String name) {
@@ -66,7 +86,7 @@ public final class ObjectService {
             }
             if (type.hasStatus()) body.remove("status");
             ResourcePath path = collection.named(name);
-            ObjectHooks hooks = registry.hooks(type);
+            ObjectHooks hooks = hooks(type);
             ObjectNode admitted = admit(hooks, body, Optional.empty(), Operation.CREATE, path);
             List<String> warnings = hooks.warnings(admitted, Optional.empty(), Operation.CREATE);
             StoredObject stored = store.create(path.key(), admitted);
@@ -84,6 +104,12 @@ public final class ObjectService {
 
     /** The objects of the path's collection whose labels match the selector, as a {@code <Kind>List}. */
     public ObjectNode list(ResourcePath collection, String labelSelector) {
+        return list(collection, labelSelector, null);
+    }
+
+    /** As {@link #list(ResourcePath, String)}, also filtered by a field selector. */
+    public ObjectNode list(ResourcePath collection, String labelSelector, String fieldSelector) {
+        FieldSelector fields = FieldSelector.parse(fieldSelector);
         LabelSelector selector = LabelSelectorParser.parse(labelSelector);
         ResourceType type = collection.type();
         requireReadable(type, null);
@@ -95,7 +121,7 @@ public final class ObjectService {
         String namespace = type.namespaced() ? collection.namespace() : null;
         for (StoredObject stored : store.list(type.resource(), namespace)) {
             ObjectNode object = shaped(stored, collection);
-            if (selector.matches(labels(object))) items.add(object);
+            if (selector.matches(labels(object)) && fields.matches(object)) items.add(object);
         }
         return list;
     }
@@ -105,7 +131,7 @@ public final class ObjectService {
         checkName(path, body);
         checkNamespace(path, metadata(body));
         StoredObject existing = existing(path);
-        ObjectHooks hooks = registry.hooks(path.type());
+        ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted = admit(hooks, body, Optional.of(existing), Operation.UPDATE, path);
         List<String> warnings = hooks.warnings(admitted, Optional.of(existing), Operation.UPDATE);
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
@@ -121,7 +147,7 @@ public final class ObjectService {
 
     public Outcome delete(ResourcePath path) {
         StoredObject deleted = write(path, () -> store.delete(path.key()));
-        registry.hooks(path.type()).deleted(deleted);
+        hooks(path.type()).deleted(deleted);
         return new Outcome(shaped(deleted, path), List.of());
     }
 
@@ -139,7 +165,7 @@ public final class ObjectService {
         StoredObject existing = existing(path);
         JsonNode status = body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
-        ObjectHooks hooks = registry.hooks(path.type());
+        ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted;
         try {
             admitted = hooks.admitStatus(incoming, existing);
@@ -247,6 +273,23 @@ public final class ObjectService {
 
     private StoredObject existing(ResourcePath path) {
         return store.get(path.key()).orElseThrow(() -> ApiException.notFound(path.type(), path.name()));
+    }
+
+    /** The object as a patch starts from: shaped for the path's version, without its resourceVersion. */
+    ObjectNode forPatch(ResourcePath path) {
+        ObjectNode current = shaped(existing(path), path);
+        metadata(current).remove("resourceVersion");
+        return current;
+    }
+
+    /** Whether the object exists. */
+    boolean exists(ResourcePath path) {
+        return store.get(path.key()).isPresent();
+    }
+
+    /** A stored object shaped for the path's version (for watch events). */
+    ObjectNode shape(StoredObject stored, ResourcePath path) {
+        return shaped(stored, path);
     }
 
     private ObjectNode existingForPatch(ResourcePath path) {

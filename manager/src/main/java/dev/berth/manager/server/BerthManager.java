@@ -4,6 +4,11 @@ import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
+import dev.berth.manager.api.WatchHub;
+import dev.berth.manager.events.EventOptions;
+import dev.berth.manager.events.EventRecorder;
+import dev.berth.manager.events.EventingStatusSink;
+import dev.berth.manager.store.ChangeFeedStore;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.metrics.BerthMetrics;
@@ -36,6 +41,9 @@ public final class BerthManager implements AutoCloseable {
     private static final Duration METRICS_REFRESH_BOUND = Duration.ofSeconds(5);
 
     private final ObjectStore store;
+    private final Clock clock;
+    private final WatchHub watches;
+    private final EventRecorder events;
     private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "berth-state");
         thread.setDaemon(true);
@@ -49,7 +57,6 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
-    private final Clock clock;
     private WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
 
@@ -58,13 +65,18 @@ public final class BerthManager implements AutoCloseable {
     }
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
-        this.store = store;
-        this.dispatchOptions = dispatchOptions;
+        ChangeFeedStore feed = new ChangeFeedStore(store);
+        this.store = feed;
         this.clock = clock;
-        this.state = new ManagerState(store);
-        this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
+        this.dispatchOptions = dispatchOptions;
+        this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
+        feed.listen(watches);
+        this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
+        this.state = new ManagerState(feed);
+        this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
+                new StoreStatusSink(state), feed, Resources.WORKLOADS.resource(), events, clock));
         this.state.controller.setListener(metrics.admissionListener());
-        this.service = new ObjectService(store, ManagerResources.registry(state));
+        this.service = new ObjectService(feed, ManagerResources.registry(state));
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
@@ -78,7 +90,10 @@ public final class BerthManager implements AutoCloseable {
     /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         this.vertx = vertx;
-        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(state::reschedule));
+        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(() -> {
+            state.reschedule();
+            events.expire(clock.instant());
+        }));
         onStateThread(() -> {
             workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId());
             state.dispatcher.clusters = workerClusters;
@@ -95,7 +110,7 @@ public final class BerthManager implements AutoCloseable {
         VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
                 new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
-        return new ApiServer(service, stateThread).withRoutes(metricsEndpoint::register)
+        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock).withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
                 .start(vertx, host, port).onSuccess(s -> this.server = s);
     }

@@ -64,6 +64,7 @@ final class ManagerResources {
                 .add(Resources.MULTIKUEUE_CLUSTERS, multiKueue.clusterHooks(), KueueApi.V1BETA1)
                 .add(Resources.MULTIKUEUE_CONFIGS, multiKueue.configHooks(), KueueApi.V1BETA1)
                 .add(Resources.SECRETS, multiKueue.secretHooks())
+                .add(Resources.EVENTS, dev.berth.manager.api.ObjectHooks.NONE)
                 .build();
     }
 

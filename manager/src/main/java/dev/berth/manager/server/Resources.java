@@ -21,6 +21,8 @@ final class Resources {
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
 
+    static final ResourceType EVENTS = new ResourceType("", "v1", "events", "event", dev.berth.protocol.Events.KIND, true, List.of("ev"), false);
+
     static final ResourceType MULTIKUEUE_CLUSTERS = kueue("multikueueclusters", "multikueuecluster", KueueApi.MULTIKUEUE_CLUSTER, false, List.of(), true);
     static final ResourceType MULTIKUEUE_CONFIGS = kueue("multikueueconfigs", "multikueueconfig", KueueApi.MULTIKUEUE_CONFIG, false, List.of(), false);
     /** Write-only through the API: kubeconfig Secrets for MultiKueueClusters live in kueue-system. */

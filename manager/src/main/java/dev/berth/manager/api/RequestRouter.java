@@ -1,0 +1,118 @@
+package dev.berth.manager.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Turns one resolved request into a service call: picks the verb, the patch type, the dry-run view
+ * and the field manager, and renders lists and objects as Tables when asked. Runs on the state thread.
+ */
+final class RequestRouter {
+    static final String MERGE_PATCH = "application/merge-patch+json";
+    static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+    static final String JSON_PATCH = "application/json-patch+json";
+    static final String APPLY_PATCH = "application/apply-patch+yaml";
+
+    private final ObjectService service;
+    private final Clock clock;
+
+    RequestRouter(ObjectService service, Clock clock) {
+        this.service = service;
+        this.clock = clock;
+    }
+
+    ApiReply answer(ApiRequest request, ApiRoute route) {
+        ResourcePath path = route.path();
+        String method = request.method();
+        ObjectService target = request.dryRun() ? service.dryRun() : service;
+        if (route.collection()) {
+            if (method.equals("GET")) {
+                return read(request, path, service.list(path, request.param("labelSelector"), request.param("fieldSelector")));
+            }
+            if (method.equals("POST") && path.namespace() != null) return create(target, request, path);
+        } else if (route.status()) {
+            if (method.equals("GET")) return read(request, path, service.getStatus(path));
+            if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, single(request)));
+            if (method.equals("PATCH")) return ApiReply.ok(200, target.replaceStatus(path, patched(request, path, false)));
+        } else {
+            if (method.equals("GET")) return read(request, path, service.get(path));
+            if (method.equals("PUT")) return replace(target, request, path, single(request));
+            if (method.equals("PATCH")) {
+                if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path);
+                return replace(target, request, path, patched(request, path, true));
+            }
+            if (method.equals("DELETE")) return ApiReply.ok(200, target.delete(path));
+        }
+        throw ApiException.methodNotAllowed(method);
+    }
+
+    private ApiReply read(ApiRequest request, ResourcePath path, ObjectNode body) {
+        if (!request.wantsTable()) return ApiReply.ok(200, body);
+        return ApiReply.ok(200, TablePrinter.table(path.type(), body, request.param("includeObject"), clock.instant()));
+    }
+
+    private ApiReply create(ObjectService target, ApiRequest request, ResourcePath collection) {
+        ObjectNode body = single(request);
+        FieldOwnership.recordUpdate(null, body, request.param("fieldManager"), clock.instant());
+        return ApiReply.ok(201, target.create(collection, body));
+    }
+
+    private ApiReply replace(ObjectService target, ApiRequest request, ResourcePath path, ObjectNode body) {
+        if (!isApply(request)) {
+            ObjectNode before = service.forPatch(path);
+            FieldOwnership.recordUpdate(before, body, request.param("fieldManager"), clock.instant());
+        }
+        return ApiReply.ok(200, target.replace(path, body));
+    }
+
+    private ApiReply applyCreate(ObjectService target, ApiRequest request, ResourcePath path) {
+        ObjectNode applied = FieldOwnership.apply(null, patchBody(request), request.param("fieldManager"), true, clock.instant());
+        ObjectNode metadata = applied.with("metadata");
+        if (!metadata.has("name")) metadata.put("name", path.name());
+        return ApiReply.ok(201, target.create(ResourcePath.collection(path.type(), path.version(), path.namespace()), applied));
+    }
+
+    /** The object after the request's patch, from the stored object (whole, or for status only its status counts). */
+    private ObjectNode patched(ApiRequest request, ResourcePath path, boolean wholeObject) {
+        String type = ManifestReader.mediaType(request.contentType());
+        if (!List.of(MERGE_PATCH, STRATEGIC_MERGE_PATCH, JSON_PATCH, APPLY_PATCH).contains(type)) {
+            throw ApiException.unsupportedMediaType(request.contentType());
+        }
+        ObjectNode current = service.forPatch(path);
+        JsonNode result = switch (type) {
+            case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> JsonMergePatch.apply(current, patchBody(request));
+            case JSON_PATCH -> JsonPatch.apply(current, ManifestReader.readAny(request.body()));
+            case APPLY_PATCH -> {
+                if (!wholeObject) throw ApiException.unsupportedMediaType(request.contentType());
+                ObjectNode applied = patchBody(request);
+                yield FieldOwnership.apply(current, applied, request.param("fieldManager"), request.flag("force"), clock.instant());
+            }
+            default -> throw ApiException.unsupportedMediaType(request.contentType());
+        };
+        if (!(result instanceof ObjectNode object)) throw ApiException.badRequest("the patched object must be a JSON object");
+        return object;
+    }
+
+    private static boolean isApply(ApiRequest request) {
+        return request.method().equals("PATCH") && ManifestReader.mediaType(request.contentType()).equals(APPLY_PATCH);
+    }
+
+    private static ObjectNode patchBody(ApiRequest request) {
+        String contentType = isApply(request) ? "application/yaml" : "application/json";
+        List<ObjectNode> documents = ManifestReader.read(request.body(), contentType);
+        if (documents.size() != 1) throw ApiException.badRequest("a patch must hold exactly one object, not " + documents.size());
+        return documents.get(0);
+    }
+
+    private static ObjectNode single(ApiRequest request) {
+        String contentType = request.contentType();
+        if (!ManifestReader.isJson(contentType) && !ManifestReader.isYaml(contentType)) {
+            throw ApiException.unsupportedMediaType(contentType);
+        }
+        List<ObjectNode> documents = ManifestReader.read(request.body(), contentType);
+        if (documents.size() != 1) throw ApiException.badRequest("the request body must hold exactly one object, not " + documents.size());
+        return documents.get(0);
+    }
+}

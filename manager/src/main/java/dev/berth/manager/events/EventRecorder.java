@@ -1,0 +1,154 @@
+package dev.berth.manager.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.store.NotFoundException;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.ObjectStore;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.Events;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Records core/v1 Events in the object store, like client-go's event recorder and the API server
+ * together: an event repeating the same object, reason and message bumps {@code count} and
+ * {@code lastTimestamp} of the stored one instead of adding another; each involved object keeps its
+ * newest {@link EventOptions#maxPerObject()} events; events not seen for {@link EventOptions#ttl()}
+ * are deleted. Confined to the state thread.
+ */
+public final class EventRecorder {
+    public static final String RESOURCE = "/events";
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private final ObjectStore store;
+    private final Clock clock;
+    private final EventOptions options;
+    /** Dedup key (uid, reason, message) to event key. */
+    private final Map<String, ObjectKey> byContent = new HashMap<>();
+    /** Per involved object uid, its events oldest first. */
+    private final Map<String, Deque<ObjectKey>> byObject = new HashMap<>();
+    /** Every event by the time it was last seen, least recent first. */
+    private final LinkedHashMap<ObjectKey, Instant> lastSeen = new LinkedHashMap<>();
+    private final Map<ObjectKey, String> contentOf = new HashMap<>();
+    private long sequence;
+
+    public EventRecorder(ObjectStore store, Clock clock, EventOptions options) {
+        this.store = store;
+        this.clock = clock;
+        this.options = options;
+        store.list(RESOURCE, null).stream()
+                .sorted(java.util.Comparator.comparing((StoredObject e) -> e.object().path("lastTimestamp").asText()))
+                .forEach(stored -> index(stored.key(), stored.object()));
+    }
+
+    /** The object an event is about. */
+    public record InvolvedObject(String apiVersion, String kind, String namespace, String name, String uid) {}
+
+    public void record(InvolvedObject involved, WorkloadEvent event) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        expire(now);
+        String content = involved.uid() + "\u0000" + event.reason() + "\u0000" + event.message();
+        ObjectKey existing = byContent.get(content);
+        if (existing != null && repeat(existing, now)) return;
+        String namespace = involved.namespace() == null || involved.namespace().isEmpty() ? "default" : involved.namespace();
+        ObjectKey key = new ObjectKey(RESOURCE, namespace, involved.name() + "." + Long.toHexString(now.toEpochMilli() * 1000 + (sequence++ % 1000)));
+        ObjectNode object = event(involved, event, key, now);
+        store.create(key, object);
+        index(key, object);
+        Deque<ObjectKey> events = byObject.get(involved.uid());
+        while (events.size() > options.maxPerObject()) delete(events.peekFirst());
+    }
+
+    /** Deletes the events not seen within the TTL. */
+    public void expire(Instant now) {
+        Instant oldest = now.minus(options.ttl());
+        Iterator<Map.Entry<ObjectKey, Instant>> entries = lastSeen.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<ObjectKey, Instant> entry = entries.next();
+            if (!entry.getValue().isBefore(oldest)) break;
+            ObjectKey key = entry.getKey();
+            entries.remove();
+            forget(key);
+            deleteStored(key);
+        }
+    }
+
+    int size() {
+        return lastSeen.size();
+    }
+
+    private boolean repeat(ObjectKey key, Instant now) {
+        StoredObject stored = store.get(key).orElse(null);
+        if (stored == null) return false;
+        ObjectNode object = stored.object();
+        object.put("count", object.path("count").asInt(1) + 1);
+        object.put("lastTimestamp", now.toString());
+        store.replace(key, object, null);
+        lastSeen.remove(key);
+        lastSeen.put(key, now);
+        return true;
+    }
+
+    private ObjectNode event(InvolvedObject involved, WorkloadEvent event, ObjectKey key, Instant now) {
+        ObjectNode object = NODES.objectNode().put("apiVersion", "v1").put("kind", Events.KIND);
+        object.putObject("metadata").put("name", key.name()).put("namespace", key.namespace());
+        ObjectNode ref = object.putObject("involvedObject").put("apiVersion", involved.apiVersion()).put("kind", involved.kind());
+        if (involved.namespace() != null && !involved.namespace().isEmpty()) ref.put("namespace", involved.namespace());
+        ref.put("name", involved.name()).put("uid", involved.uid());
+        object.put("reason", event.reason()).put("message", event.message()).put("type", event.type());
+        object.putObject("source").put("component", Events.COMPONENT);
+        object.put("firstTimestamp", now.toString()).put("lastTimestamp", now.toString()).put("count", 1);
+        object.put("reportingComponent", Events.COMPONENT).put("reportingInstance", "berth-manager");
+        return object;
+    }
+
+    private void index(ObjectKey key, JsonNode object) {
+        String uid = object.path("involvedObject").path("uid").asText();
+        String content = uid + "\u0000" + object.path("reason").asText() + "\u0000" + object.path("message").asText();
+        byContent.put(content, key);
+        contentOf.put(key, content);
+        byObject.computeIfAbsent(uid, u -> new ArrayDeque<>()).addLast(key);
+        Instant seen;
+        try {
+            seen = Instant.parse(object.path("lastTimestamp").asText());
+        } catch (RuntimeException e) {
+            seen = clock.instant();
+        }
+        lastSeen.put(key, seen);
+    }
+
+    private void delete(ObjectKey key) {
+        lastSeen.remove(key);
+        forget(key);
+        deleteStored(key);
+    }
+
+    private void forget(ObjectKey key) {
+        String content = contentOf.remove(key);
+        if (content == null) return;
+        byContent.remove(content, key);
+        String uid = content.substring(0, content.indexOf('\u0000'));
+        Deque<ObjectKey> events = byObject.get(uid);
+        if (events != null) {
+            events.remove(key);
+            if (events.isEmpty()) byObject.remove(uid);
+        }
+    }
+
+    private void deleteStored(ObjectKey key) {
+        try {
+            store.delete(key);
+        } catch (NotFoundException gone) {
+            // deleted through the API already
+        }
+    }
+}
