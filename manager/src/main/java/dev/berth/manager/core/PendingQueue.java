@@ -112,17 +112,34 @@ final class PendingQueue {
             return;
         }
         parked.add(entry);
-        if (quotaOnlyMisfit && isSimpleShape(entry)) knownMisfits.add(entry);
+        if (quotaOnlyMisfit && isSimpleShape(entry)) rememberMisfit(entry);
     }
 
+    /**
+     * Adds a misfit to the known ones, dropping those it dominates: a known misfit of the same shape,
+     * priority at most the new one's and requests at least the new one's matches only candidates the
+     * new one matches too, so {@link #isKnownMisfit} answers the same with a shorter list. A misfit
+     * dominated by one already known is not added, for the same reason.
+     */
+    private void rememberMisfit(WorkloadEntry entry) {
+        if (isKnownMisfit(entry)) return;
+        PodSetRequest added = entry.request.podSets().get(0);
+        int priority = entry.request.priority();
+        knownMisfits.removeIf(misfit -> misfit.request.priority() <= priority
+                && atLeast(misfit.request.podSets().get(0), added)
+                && sameShape(misfit.request.podSets().get(0), added));
+        knownMisfits.add(entry);
+    }
+
+    /** Cheap comparisons first (priority, counts, requests), the shape last. */
     private boolean isKnownMisfit(WorkloadEntry candidate) {
         if (knownMisfits.isEmpty() || !isSimpleShape(candidate)) return false;
         PodSetRequest wanted = candidate.request.podSets().get(0);
-        for (WorkloadEntry misfit : knownMisfits) {
+        int priority = candidate.request.priority();
+        for (int i = 0; i < knownMisfits.size(); i++) {
+            WorkloadEntry misfit = knownMisfits.get(i);
             PodSetRequest failed = misfit.request.podSets().get(0);
-            if (candidate.request.priority() <= misfit.request.priority()
-                    && sameShape(wanted, failed)
-                    && atLeast(wanted, failed)) {
+            if (priority <= misfit.request.priority() && atLeast(wanted, failed) && sameShape(wanted, failed)) {
                 return true;
             }
         }
@@ -140,10 +157,13 @@ final class PendingQueue {
                 && a.tolerations().equals(b.tolerations());
     }
 
+    /** At least as many pods, each requesting at least as much of every resource {@code failed} requests; false where {@code wanted} lacks one. */
     private static boolean atLeast(PodSetRequest wanted, PodSetRequest failed) {
         if (wanted.count() < failed.count()) return false;
+        Map<String, Long> wantedRequests = wanted.perPodRequests();
         for (Map.Entry<String, Long> request : failed.perPodRequests().entrySet()) {
-            if (wanted.perPodRequests().get(request.getKey()) < request.getValue()) return false;
+            Long amount = wantedRequests.get(request.getKey());
+            if (amount == null || amount < request.getValue()) return false;
         }
         return true;
     }

@@ -47,8 +47,10 @@ final class SchedulingCycle {
     private final SchedulerOptions options;
     private final Effects effects;
     /**
-     * The workloads holding quota in each cohort tree (by root), in victim order. Valid during the
-     * nomination step of one cycle: nothing is admitted or evicted until every head is nominated.
+     * The workloads holding quota in each cohort tree (by root), in victim order. This object lives for
+     * one call to schedule(), and between its cycles only their admissions and preemptions change who
+     * holds quota, so an entry stays valid until a cycle admits or evicts in that tree (see
+     * {@link #treeChanged}).
      */
     private final Map<String, AdmittedInTree> admittedByRoot = new HashMap<>();
 
@@ -59,7 +61,6 @@ final class SchedulingCycle {
     }
 
     Outcome run() {
-        admittedByRoot.clear();
         List<Nomination> nominations = new ArrayList<>();
         List<WorkloadEntry> heads = new ArrayList<>();
         List<ClusterQueueSpec> headQueues = new ArrayList<>();
@@ -82,9 +83,13 @@ final class SchedulingCycle {
         for (int i = 0; i < heads.size(); i++) {
             nominations.add(nominate(headQueues.get(i), heads.get(i), headGenerations.get(i)));
         }
-        admittedByRoot.clear();
         if (nominations.isEmpty()) return new Outcome(0, 0, 0);
-        nominations.sort(Comparator.comparing((Nomination n) -> !heldFor.contains(n.entry)).thenComparing(order()));
+        Comparator<Nomination> order = order();
+        nominations.sort((a, b) -> {
+            boolean aHeld = heldFor.contains(a.entry);
+            if (aHeld != heldFor.contains(b.entry)) return aHeld ? -1 : 1;
+            return order.compare(a, b);
+        });
 
         int admitted = 0;
         int preempted = 0;
@@ -98,6 +103,7 @@ final class SchedulingCycle {
                 if (state.quota.fits(nomination.queue.name(), nomination.assignment.usage(), true)
                         && effects.admit(entry, nomination.assignment)) {
                     admitted++;
+                    treeChanged(root);
                 } else {
                     queue.putBack(entry);
                 }
@@ -109,6 +115,11 @@ final class SchedulingCycle {
                     rootsWithPreemption.add(root);
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
+                    treeChanged(root);
+                    for (PreemptionTarget target : nomination.targets) {
+                        String victimQueue = target.victim().clusterQueue();
+                        if (state.quota.hasClusterQueue(victimQueue)) treeChanged(state.quota.rootOf(victimQueue));
+                    }
                     preempted += nomination.targets.size();
                     // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
                     // free is not taken by a workload ordered after it. Berth evicts at once, so the quota stays
@@ -125,16 +136,24 @@ final class SchedulingCycle {
         return new Outcome(nominations.size(), admitted, preempted);
     }
 
+    /** Who holds quota in a cohort tree changed: its candidate lists are built again when next needed. */
+    private void treeChanged(String root) {
+        admittedByRoot.remove(root);
+    }
+
+    /** Non-borrowing first (lowest share under fair sharing), then priority, queue time, requeue order, key. */
     private Comparator<Nomination> order() {
-        Comparator<Nomination> byPriorityThenTime = Comparator
-                .comparingInt((Nomination n) -> -n.entry.request.priority())
-                .thenComparingLong(n -> n.entry.queueOrderMillis)
-                .thenComparingLong(n -> n.entry.requeueSequence)
-                .thenComparing(n -> n.entry.key());
         if (options.fairSharing()) {
-            return Comparator.comparingInt((Nomination n) -> n.share).thenComparing(byPriorityThenTime);
+            return (a, b) -> {
+                int byShare = Integer.compare(a.share, b.share);
+                return byShare != 0 ? byShare : WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
+            };
         }
-        return Comparator.comparing((Nomination n) -> n.assignment.borrows()).thenComparing(byPriorityThenTime);
+        return (a, b) -> {
+            boolean aBorrows = a.assignment.borrows();
+            if (aBorrows != b.assignment.borrows()) return aBorrows ? 1 : -1;
+            return WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
+        };
     }
 
     private Nomination nominate(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
@@ -167,12 +186,19 @@ final class SchedulingCycle {
         for (Map.Entry<FlavorResource, Long> wanted : usage.entrySet()) {
             if (wanted.getValue() > state.quota.available(queue.name(), wanted.getKey())) short_.add(wanted.getKey());
         }
-        List<AdmittedWorkload> admitted = admittedFor(queue);
         // An immutable copy: the planner iterates it once per candidate, and a one- or two-element
         // Set.copyOf iterates and answers contains() without hashing.
         PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),
                 usage, Set.copyOf(short_));
-        return new PreemptionPlanner(state.quota, options).plan(request, admitted);
+        return new PreemptionPlanner(state.quota, options).plan(request, admittedInOwnQueue(queue), () -> admittedFor(queue));
+    }
+
+    /** The workloads holding quota in the queue itself, in victim order: all a queue that can only preempt in itself looks at. */
+    private List<AdmittedWorkload> admittedInOwnQueue(ClusterQueueSpec queue) {
+        List<AdmittedWorkload> admitted = new ArrayList<>();
+        addAdmitted(queue.name(), admitted);
+        PreemptionPlanner.inVictimOrder(admitted);
+        return admitted;
     }
 
     /**
@@ -219,14 +245,16 @@ final class SchedulingCycle {
     private List<AdmittedWorkload> admittedInVictimOrder(ClusterQueueSpec queue) {
         List<AdmittedWorkload> admitted = new ArrayList<>();
         List<String> queues = state.quota.hasCohort(queue.name()) ? state.quota.clusterQueuesInTree(queue.name()) : List.of(queue.name());
-        for (String name : queues) {
-            for (WorkloadEntry holder : state.reservedByQueue.getOrDefault(name, Set.of())) {
-                admitted.add(new AdmittedWorkload(holder.key(), name, holder.request.priority(),
-                        holder.request.creationMillis(), holder.reservedAtMillis, holder.usage));
-            }
-        }
+        for (String name : queues) addAdmitted(name, admitted);
         PreemptionPlanner.inVictimOrder(admitted);
         return List.copyOf(admitted);
+    }
+
+    private void addAdmitted(String queue, List<AdmittedWorkload> into) {
+        for (WorkloadEntry holder : state.reservedByQueue.getOrDefault(queue, Set.of())) {
+            into.add(new AdmittedWorkload(holder.key(), queue, holder.request.priority(),
+                    holder.request.creationMillis(), holder.reservedAtMillis, holder.usage));
+        }
     }
 
     private static final class Nomination {

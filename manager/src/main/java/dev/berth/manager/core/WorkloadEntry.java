@@ -10,11 +10,19 @@ import java.util.Map;
 /** The controller's bookkeeping for one workload. Mutable; confined to the controller's thread. */
 final class WorkloadEntry {
     /** Kueue's queue order: higher priority first, then earlier queue time, then name. */
-    static final Comparator<WorkloadEntry> QUEUE_ORDER = Comparator
-            .comparingInt((WorkloadEntry e) -> -e.request.priority())
-            .thenComparingLong(e -> e.queueOrderMillis)
-            .thenComparingLong(e -> e.requeueSequence)
-            .thenComparing(e -> e.request.key());
+    static final Comparator<WorkloadEntry> QUEUE_ORDER = WorkloadEntry::compareInQueueOrder;
+
+    /** {@link #QUEUE_ORDER} written out: the pending queues' tree sets call it on every move. */
+    static int compareInQueueOrder(WorkloadEntry a, WorkloadEntry b) {
+        if (a == b) return 0;
+        int byPriority = Integer.compare(-a.request.priority(), -b.request.priority());
+        if (byPriority != 0) return byPriority;
+        int byTime = Long.compare(a.queueOrderMillis, b.queueOrderMillis);
+        if (byTime != 0) return byTime;
+        int bySequence = Long.compare(a.requeueSequence, b.requeueSequence);
+        if (bySequence != 0) return bySequence;
+        return a.request.key().compareTo(b.request.key());
+    }
 
     WorkloadRequest request;
     boolean active;

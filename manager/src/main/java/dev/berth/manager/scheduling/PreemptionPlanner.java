@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Kueue's preemption: find candidates allowed by the queue's policies, then the smallest set of
@@ -26,7 +27,21 @@ public final class PreemptionPlanner {
     }
 
     public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
-        if (onlyOwnQueueCanMakeRoom(request)) return minimal(request, candidatesInOwnQueue(request, admitted), true, null);
+        String queue = request.queue().name();
+        List<AdmittedWorkload> ownQueue = admitted.stream().filter(w -> w.clusterQueue().equals(queue)).toList();
+        return plan(request, ownQueue, () -> admitted);
+    }
+
+    /**
+     * The same plan as {@link #plan(PreemptionRequest, Collection)}, for a caller that has the queue's
+     * own admitted workloads at hand ({@code ownQueue}, the subset of the cohort tree's in the queue
+     * itself) and builds the whole tree's list only if it is needed: a queue that can make room only in
+     * itself never looks at the others.
+     */
+    public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> ownQueue,
+                                       Supplier<? extends Collection<AdmittedWorkload>> cohortTree) {
+        if (onlyOwnQueueCanMakeRoom(request)) return minimal(request, candidatesInOwnQueue(request, ownQueue), true, null);
+        Collection<AdmittedWorkload> admitted = cohortTree.get();
         List<AdmittedWorkload> candidates = candidates(request, admitted);
         if (candidates.isEmpty()) return List.of();
         if (options.fairSharing() && quota.hasCohort(request.queue().name())) {
