@@ -6,6 +6,7 @@ import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,7 +45,8 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
-    private WorkerClusters workerClusters;
+    private final Clock clock;
+    private volatile WorkerClusters workerClusters;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -53,6 +55,7 @@ public final class BerthManager implements AutoCloseable {
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
         this.store = store;
         this.dispatchOptions = dispatchOptions;
+        this.clock = clock;
         this.state = new ManagerState(store);
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
         this.service = new ObjectService(store, ManagerResources.registry(state));
@@ -70,19 +73,37 @@ public final class BerthManager implements AutoCloseable {
         this.vertx = vertx;
         housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(state::reschedule));
         onStateThread(() -> {
-            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId());
+            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId(), clock,
+                    dispatchOptions.resilience(), dispatchOptions.failover().health());
             state.dispatcher.clusters = workerClusters;
             state.multiKueue.attach(workerClusters);
             return null;
         });
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
-                id -> stateThread.execute(workerClusters::pollAll));
+                id -> stateThread.execute(() -> {
+                    workerClusters.pollAll();
+                    state.dispatcher.failover.evictFromLostClusters();
+                }));
         leaseTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.leaseDuration().toMillis() / 3),
                 id -> stateThread.execute(() -> {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
         return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    /** Every worker cluster's health (health, breaker, last heartbeat, lost since, cordoned): safe from any thread, for gauges. */
+    public List<ClusterHealthSnapshot> clusterHealth() {
+        WorkerClusters clusters = workerClusters;
+        return clusters == null ? List.of() : clusters.snapshots();
+    }
+
+    /** Where cordon, drain and uncordon are recorded as Events (default: logged). */
+    public void setClusterActionEvents(ClusterActionEvents events) {
+        onStateThread(() -> {
+            state.dispatcher.failover.events = events;
+            return null;
+        });
     }
 
     /** The fencing epoch of this manager run. */
