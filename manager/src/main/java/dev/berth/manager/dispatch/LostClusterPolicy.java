@@ -29,6 +29,16 @@ public final class LostClusterPolicy {
         return !now.isBefore(evictAt(lostSince, lastLeaseRenewal, lease));
     }
 
+    /**
+     * Whether the manager still renews leases on a cluster lost since lostSince: until
+     * workerLostTimeout - lease - margin has passed, so a blip shorter than that never expires a lease,
+     * and at workerLostTimeout the old copy has surely stopped. A cluster that is not lost: always.
+     */
+    public boolean keepRenewing(Instant lostSince, Duration lease, Instant now) {
+        if (lostSince == null) return true;
+        return now.isBefore(lostSince.plus(options.workerLostTimeout()).minus(lease).minus(options.leaseMargin()));
+    }
+
     /** The eviction message: which cluster, why, and since when. */
     public static String message(String cluster, HealthAssessment health, Instant lostSince, Duration workerLostTimeout) {
         return "worker cluster " + cluster + " lost (" + health.health().reason() + ": " + health.message() + ") since "

@@ -46,6 +46,12 @@ final class ClusterFailover {
         status.clusterCondition(cluster, Conditions.BERTH_HEALTHY, health.health() == ClusterHealth.HEALTHY, health.health().reason(), message);
     }
 
+    /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
+    boolean keepRenewing(String cluster, Dispatcher.Attempt attempt) {
+        WorkerClusters clusters = dispatcher.clusters;
+        return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease, clock.instant());
+    }
+
     /** Evicts the workloads whose every copy is on a cluster lost long enough. Called each poll interval. */
     void evictFromLostClusters() {
         WorkerClusters clusters = dispatcher.clusters;

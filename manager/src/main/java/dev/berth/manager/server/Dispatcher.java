@@ -405,8 +405,9 @@ final class Dispatcher implements ClusterEvents {
 
     /**
      * Renews the lease (and raises the epoch) of every current attempt. Called every leaseDuration/3.
-     * Never on a lost cluster (a frozen agent that wakes up must find its leases expired), nor for an
-     * attempt being drained (its lease was expired on purpose).
+     * On a lost cluster only while a blip could still be passing (a frozen agent that wakes up after
+     * workerLostTimeout must find its leases expired); never for an attempt being drained (its lease
+     * was expired on purpose).
      */
     void renewLeases() {
         if (clusters == null) return;
@@ -415,7 +416,7 @@ final class Dispatcher implements ClusterEvents {
         attempts.forEach((key, attempt) -> {
             if (attempt.draining) return;
             for (String cluster : attempt.clusters) {
-                if (clusters.health(cluster).health().lost()) continue;
+                if (!failover.keepRenewing(cluster, attempt)) continue;
                 attempt.lastRenewal.put(cluster, stamp);
                 clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), now, epoch)
                         .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)

@@ -56,7 +56,8 @@ final class MultiKueueStatus {
         }
         String statusValue = value ? "True" : "False";
         if (condition == null) {
-            condition = conditions.addObject();
+            // Kueue's Active condition comes first, as clients written for Kueue expect
+            condition = Conditions.ACTIVE.equals(type) ? conditions.insertObject(0) : conditions.addObject();
             condition.put("type", type);
         } else if (statusValue.equals(condition.path("status").asText()) && reason.equals(condition.path("reason").asText())
                 && message.equals(condition.path("message").asText())) {

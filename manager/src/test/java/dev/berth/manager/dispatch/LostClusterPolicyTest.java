@@ -61,4 +61,15 @@ class LostClusterPolicyTest {
         assertThatThrownBy(() -> new FailoverOptions(Duration.ZERO, Duration.ZERO, HealthOptions.DEFAULTS))
                 .hasMessageContaining("workerLostTimeout must be positive");
     }
+
+    @Test
+    void leasesAreRenewedThroughABlipAndStopInTimeForTheTimeout() {
+        Duration lease = Duration.ofSeconds(30);
+        assertThat(policy.keepRenewing(null, lease, LOST)).isTrue();
+        assertThat(policy.keepRenewing(LOST, lease, LOST.plusSeconds(19))).isTrue();
+        assertThat(policy.keepRenewing(LOST, lease, LOST.plusSeconds(20))).isFalse();
+        Instant lastRenewal = LOST.plusSeconds(19);
+        assertThat(policy.evictAt(LOST, lastRenewal, lease)).isEqualTo(LOST.plusSeconds(60));
+        assertThat(policy.keepRenewing(LOST, Duration.ofMinutes(30), LOST)).isFalse();
+    }
 }
