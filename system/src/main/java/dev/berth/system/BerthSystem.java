@@ -74,7 +74,7 @@ public final class BerthSystem implements AutoCloseable {
                     .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
             workers.add(startAgent(vertx, clusters.get(i), process, client));
             log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
-                    .addKeyValue("agentPort", agentPort).log("worker cluster started");
+                    .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
         BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch);
         manager.start(vertx, host, port).await();
