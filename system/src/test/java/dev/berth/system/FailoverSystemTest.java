@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Failover end to end with drill settings (workerLostTimeout 8s, lease 3s, agent lost after 3s):
+ * Failover end to end with drill settings (workerLostTimeout 15s, lease 6s, agent lost after 4s):
  * two A100 virtual clusters in their own processes with their agents, and the manager over HTTP.
  * Invariant throughout: a workload finishes exactly once and no two of its attempts ever ran pods at
  * the same time, judged from the clusters' own pod-lifetime records. The cluster kill runs last.
@@ -53,11 +53,12 @@ class FailoverSystemTest {
                         new WorkerClusterSpec("a100-ondemand", "a100:2x8,cpu:2", false),
                         new WorkerClusterSpec("a100-spot", "a100:2x8,cpu:2", false)),
                 new MemoryObjectStore(), SchedulerOptions.DEFAULTS,
-                DispatchConfig.parse(Map.ofEntries(Map.entry("worker-lost-timeout", "8s"), Map.entry("lease-duration", "3s"),
-                        Map.entry("lease-margin", "1s"), Map.entry("agent-lost-after", "3s"), Map.entry("heartbeat-late-after", "2s"),
-                        Map.entry("contact-grace", "2s"), Map.entry("call-timeout", "1s"), Map.entry("retry-attempts", "2"),
-                        Map.entry("retry-backoff", "100ms"), Map.entry("breaker-open-for", "2s"), Map.entry("heartbeat-stale-after", "3s"),
-                        Map.entry("poll-interval", "250ms"))),
+                // drill settings with room for a machine shared by many builds: calls may take seconds here
+                DispatchConfig.parse(Map.ofEntries(Map.entry("worker-lost-timeout", "15s"), Map.entry("lease-duration", "6s"),
+                        Map.entry("lease-margin", "1s"), Map.entry("agent-lost-after", "4s"), Map.entry("heartbeat-late-after", "2s"),
+                        Map.entry("contact-grace", "4s"), Map.entry("call-timeout", "3s"), Map.entry("retry-attempts", "2"),
+                        Map.entry("retry-backoff", "100ms"), Map.entry("breaker-open-for", "2s"), Map.entry("heartbeat-stale-after", "4s"),
+                        Map.entry("poll-interval", "500ms"))),
                 "127.0.0.1", 0, List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
         api = new ManagerHttp(system.apiUrl());
         for (String cluster : CLUSTERS) await().atMost(PATIENCE).until(() -> "Healthy".equals(healthReason(cluster)));
