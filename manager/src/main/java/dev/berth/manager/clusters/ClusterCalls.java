@@ -134,11 +134,11 @@ public final class ClusterCalls implements AutoCloseable {
 
     private <T> Future<T> call(Callable<T> work) {
         return Future.fromCompletionStage(resilience.call(work)).andThen(done -> {
-            if (done.succeeded() || !ClusterResilience.isFailureOfTheCluster(done.cause())) {
+            Throwable cause = done.succeeded() ? null : ClusterResilience.unwrap(done.cause());
+            if (cause == null || ClusterResilience.isAnswer(cause)) {
                 lastSuccess = clock.instant();
                 lastError = null;
-            } else {
-                Throwable cause = ClusterResilience.unwrap(done.cause());
+            } else if (!ClusterResilience.isGuardRefusal(cause)) {
                 lastError = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
             }
         }).recover(error -> Future.failedFuture(ClusterResilience.unwrap(error)));

@@ -118,6 +118,17 @@ final class ClusterResilience implements AutoCloseable {
         return isFailureOfTheCluster(cause);
     }
 
+    /** The cluster answered, with a client error: it is reachable. */
+    static boolean isAnswer(Throwable error) {
+        return unwrap(error) instanceof KubernetesClientException k && k.getCode() >= 400 && k.getCode() < 500 && k.getCode() != 429;
+    }
+
+    /** An open breaker or a full bulkhead refused the call before it reached the cluster: it says nothing new about the cluster. */
+    static boolean isGuardRefusal(Throwable error) {
+        Throwable cause = unwrap(error);
+        return cause instanceof CallNotPermittedException || cause instanceof BulkheadFullException;
+    }
+
     static Throwable unwrap(Throwable error) {
         Throwable cause = error;
         while (cause instanceof CompletionException && cause.getCause() != null) cause = cause.getCause();
