@@ -86,7 +86,6 @@ class ClusterCallsResilienceTest {
         await().atMost(Duration.ofSeconds(2)).until(refused::failed);
         assertThat(refused.cause()).isInstanceOf(CallNotPermittedException.class);
         assertThat(hung.lastSuccess()).isNull();
-        assertThat(hung.lastError()).isNotBlank();
 
         Future<?> stillFine = healthy.readAgentLease();
         await().atMost(Duration.ofSeconds(30)).until(stillFine::isComplete);
