@@ -2,13 +2,17 @@ package dev.berth.manager;
 
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.server.DispatchConfig;
+import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.FileObjectStore;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Starts the manager. {@code quickstart} (the default) serves on http://localhost:8080 with an
@@ -16,8 +20,11 @@ import java.util.List;
  *
  * <pre>
  * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
- *                    [--retain-finished DURATION]
+ *                    [--retain-finished DURATION] [--worker-lost-timeout 15m] [--lease-duration 60s] ...
  * </pre>
+ * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
+ * environment variables (BERTH_WORKER_LOST_TIMEOUT=30s); a flag wins. A bad value, or a dispatch lease
+ * not shorter than workerLostTimeout, stops the start with a message naming the option.
  */
 public final class BerthMain {
     private BerthMain() {}
@@ -29,6 +36,7 @@ public final class BerthMain {
         Path examples = Path.of("examples", "queues");
         boolean fairSharing = false;
         Duration retain = null;
+        Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -39,15 +47,29 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 default -> {
+                    String option = args[i].startsWith("--") ? args[i].substring(2) : "";
+                    if (DispatchConfig.NAMES.contains(option) && i + 1 < args.length) {
+                        dispatch.put(option, args[++i]);
+                        continue;
+                    }
                     System.err.println("unknown argument: " + args[i]);
                     System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H]");
+                    System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
             }
         }
+        DispatchOptions dispatchOptions;
+        try {
+            dispatchOptions = DispatchConfig.parse(dispatch);
+        } catch (IllegalArgumentException invalid) {
+            System.err.println(invalid.getMessage());
+            System.exit(2);
+            return;
+        }
         Files.createDirectories(data);
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
-        BerthManager manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), options);
+        BerthManager manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), options, dispatchOptions);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();
         int loaded = Files.isDirectory(examples) ? manager.loadManifests(examples) : 0;

@@ -20,8 +20,16 @@ public final class Annotations {
     public static final String SIMULATED_RUNTIME = "berth.dev/sim-runtime";
     /** Virtual clusters: the exit code of a simulated pod's containers, default 0. */
     public static final String SIMULATED_EXIT_CODE = "berth.dev/sim-exit-code";
-    /** A longer dispatch lease for workloads that must not be interrupted lightly (ISO-8601 duration). */
+    /**
+     * On a Workload or its Job/JobSet: a longer dispatch lease for work that must not be interrupted lightly
+     * (ISO-8601 duration, e.g. PT30M, or seconds). Such a workload is not redispatched from a lost cluster
+     * before max(workerLostTimeout, lease + margin) has passed.
+     */
     public static final String LEASE_DURATION = "berth.dev/lease-duration";
+    /** On a MultiKueueCluster, "true": cordoned, no new dispatch goes there (kubectl annotate ... berth.dev/cordon=true). */
+    public static final String CORDON = "berth.dev/cordon";
+    /** On a MultiKueueCluster, "true": drained, its workloads are evicted and requeued elsewhere; implies cordon. */
+    public static final String DRAIN = "berth.dev/drain";
     /** On a MultiKueueConfig: how Berth picks worker clusters (Default, AllAtOnce or Incremental). */
     public static final String DISPATCH_STRATEGY = "berth.dev/dispatch-strategy";
 }

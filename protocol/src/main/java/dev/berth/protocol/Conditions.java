@@ -16,6 +16,11 @@ public final class Conditions {
     // Queue condition type
     public static final String ACTIVE = "Active";
 
+    /** MultiKueueCluster condition: Berth's view of the cluster's health (API reachability and agent heartbeat). */
+    public static final String BERTH_HEALTHY = "berth.dev/Healthy";
+    /** MultiKueueCluster condition: an operator cordoned (or is draining) the cluster; no new dispatch goes there. */
+    public static final String BERTH_CORDONED = "berth.dev/Cordoned";
+
     /** Condition reasons. */
     public static final class Reasons {
         private Reasons() {}
@@ -46,6 +51,19 @@ public final class Conditions {
         public static final String CLIENT_CONNECTION_FAILED = "ClientConnectionFailed";
         public static final String ACTIVE = "Active";
         public static final String BAD_CONFIG = "BadConfig";
+        // berth.dev/Healthy reasons: the cluster health states
+        public static final String HEALTHY = "Healthy";
+        public static final String DEGRADED = "Degraded";
+        public static final String UNREACHABLE = "Unreachable";
+        public static final String AGENT_LOST = "AgentLost";
+        // berth.dev/Cordoned reasons
+        public static final String CORDONED = "Cordoned";
+        public static final String DRAINING = "Draining";
+        public static final String UNCORDONED = "Uncordoned";
+        /** Workload Evicted reason: its worker cluster was lost for longer than workerLostTimeout. */
+        public static final String CLUSTER_LOST = "ClusterLost";
+        /** Workload Evicted reason: an operator drained its worker cluster. */
+        public static final String CLUSTER_DRAINED = "ClusterDrained";
     }
 
     /** States of one admission check on a workload. */

@@ -4,6 +4,7 @@ import dev.berth.agent.Agent;
 import dev.berth.agent.AgentConfig;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.virtualcluster.VirtualClusterProcess;
 import io.fabric8.kubernetes.client.Config;
@@ -52,6 +53,12 @@ public final class BerthSystem implements AutoCloseable {
      */
     public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
                                     String host, int port, List<Path> queueManifests) throws IOException {
+        return start(dir, clusters, store, options, DispatchOptions.DEFAULTS, host, port, queueManifests);
+    }
+
+    /** As above, with dispatch and failover options (workerLostTimeout, lease, health tolerances, resilience). */
+    public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
+                                    DispatchOptions dispatch, String host, int port, List<Path> queueManifests) throws IOException {
         Files.createDirectories(dir);
         Vertx vertx = Vertx.vertx();
         List<CompletableFuture<VirtualClusterProcess>> starting = new ArrayList<>();
@@ -65,20 +72,35 @@ public final class BerthSystem implements AutoCloseable {
             KubernetesClient client = new KubernetesClientBuilder()
                     .withConfig(Config.fromKubeconfig(process.kubeconfig().toFile()))
                     .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
-            AgentConfig config = new AgentConfig(clusters.get(i).name(), Optional.of(process.kubeconfig()), "127.0.0.1", 0,
-                    Duration.ofSeconds(1), Duration.ofMillis(300), Optional.empty());
-            Agent agent = new Agent(vertx, client, config, Clock.systemUTC());
-            int agentPort = await(agent.start().toCompletionStage().toCompletableFuture());
-            workers.add(new RunningWorker(clusters.get(i), process, client, agent, agentPort));
+            workers.add(startAgent(vertx, clusters.get(i), process, client));
             log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
-                    .addKeyValue("agentPort", agentPort).log("worker cluster started");
+                    .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options);
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch);
         manager.start(vertx, host, port).await();
         BerthSystem system = new BerthSystem(vertx, workers, manager, dir);
         for (Path manifests : queueManifests) manager.loadManifests(manifests);
         system.registerClusters();
         return system;
+    }
+
+    private static RunningWorker startAgent(Vertx vertx, WorkerClusterSpec spec, VirtualClusterProcess process, KubernetesClient client) {
+        AgentConfig config = new AgentConfig(spec.name(), Optional.of(process.kubeconfig()), "127.0.0.1", 0,
+                Duration.ofSeconds(1), Duration.ofMillis(300), Optional.empty());
+        Agent agent = new Agent(vertx, client, config, Clock.systemUTC());
+        int agentPort = await(agent.start().toCompletionStage().toCompletableFuture());
+        return new RunningWorker(spec, process, client, agent, agentPort);
+    }
+
+    /** Stops a cluster's agent (its pods keep running): the agent is lost to the manager until {@link #restartAgent}. */
+    public void stopAgent(String name) {
+        await(worker(name).agent().stop().toCompletionStage().toCompletableFuture());
+    }
+
+    /** Starts a fresh agent for a cluster whose agent was stopped. */
+    public void restartAgent(String name) {
+        RunningWorker old = worker(name);
+        workers.set(workers.indexOf(old), startAgent(vertx, old.spec(), old.cluster(), old.client()));
     }
 
     private static <T> T await(CompletableFuture<T> future) {

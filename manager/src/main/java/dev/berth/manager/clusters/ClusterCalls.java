@@ -8,26 +8,53 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.berth.manager.dispatch.BreakerState;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * Every remote call the manager makes to one worker cluster. Each runs off the state thread (on a
- * Vert.x worker) and answers with a Future; nothing here touches manager state. This is the seam
- * where circuit breakers, retries and time limits go.
+ * Every remote call the manager makes to one worker cluster. Each runs off the state thread, on the
+ * cluster's own bulkhead threads, through its circuit breaker, time limiter and retry
+ * ({@link ClusterResilience}), and answers with a Future completed on some other thread: callers hop
+ * back to the state thread before touching manager state. A hung cluster therefore delays only its
+ * own calls. It remembers when a call last succeeded and the latest failure, for the health policy.
  */
 public final class ClusterCalls implements AutoCloseable {
     private final String cluster;
     private final KubernetesClient client;
-    private final Vertx vertx;
+    private final ClusterResilience resilience;
+    private final Clock clock;
+    private volatile Instant lastSuccess;
+    private volatile String lastError;
 
-    ClusterCalls(String cluster, KubernetesClient client, Vertx vertx) {
+    ClusterCalls(String cluster, KubernetesClient client, ResilienceOptions options, Clock clock) {
         this.cluster = cluster;
         this.client = client;
-        this.vertx = vertx;
+        this.resilience = new ClusterResilience(cluster, options);
+        this.clock = clock;
+    }
+
+    /** The breaker's state now. */
+    public BreakerState breakerState() {
+        return resilience.breakerState();
+    }
+
+    /** When a call last succeeded; null when none has. */
+    public Instant lastSuccess() {
+        return lastSuccess;
+    }
+
+    /** The latest call's failure, or null when the latest call succeeded. */
+    public String lastError() {
+        return lastError;
+    }
+
+    ClusterResilience resilience() {
+        return resilience;
     }
 
     public String cluster() {
@@ -55,11 +82,24 @@ public final class ClusterCalls implements AutoCloseable {
         return call(() -> client.resources(RemoteWorkload.class).inAnyNamespace().withLabel(Labels.ORIGIN, origin).list().getItems());
     }
 
-    /** Creates an attempt, creating its namespace first when missing. */
+    /**
+     * Creates an attempt, creating its namespace first when missing. Idempotent for retries: when the
+     * same attempt already exists (a retried create whose first answer was lost), that is success.
+     */
     public Future<RemoteWorkload> create(RemoteWorkload attempt) {
         return call(() -> {
-            ensureNamespace(attempt.getMetadata().getNamespace());
-            return client.resources(RemoteWorkload.class).inNamespace(attempt.getMetadata().getNamespace()).resource(attempt).create();
+            String namespace = attempt.getMetadata().getNamespace();
+            ensureNamespace(namespace);
+            try {
+                return client.resources(RemoteWorkload.class).inNamespace(namespace).resource(attempt).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e;
+                RemoteWorkload existing = client.resources(RemoteWorkload.class).inNamespace(namespace)
+                        .withName(attempt.getMetadata().getName()).get();
+                if (existing != null && existing.getSpec() != null
+                        && attempt.getSpec().getAttemptId().equals(existing.getSpec().getAttemptId())) return existing;
+                throw e;
+            }
         });
     }
 
@@ -93,11 +133,20 @@ public final class ClusterCalls implements AutoCloseable {
     }
 
     private <T> Future<T> call(Callable<T> work) {
-        return vertx.executeBlocking(work, false);
+        return Future.fromCompletionStage(resilience.call(work)).andThen(done -> {
+            Throwable cause = done.succeeded() ? null : ClusterResilience.unwrap(done.cause());
+            if (cause == null || ClusterResilience.isAnswer(cause)) {
+                lastSuccess = clock.instant();
+                lastError = null;
+            } else if (!ClusterResilience.isGuardRefusal(cause)) {
+                lastError = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            }
+        }).recover(error -> Future.failedFuture(ClusterResilience.unwrap(error)));
     }
 
     @Override
     public void close() {
+        resilience.close();
         client.close();
     }
 }

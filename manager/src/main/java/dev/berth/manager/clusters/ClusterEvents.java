@@ -1,6 +1,8 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.protocol.crd.RemoteWorkload;
+import java.time.Instant;
 import java.util.List;
 
 /** What {@link WorkerClusters} tells the manager; always called on the state thread. */
@@ -13,4 +15,8 @@ public interface ClusterEvents {
 
     /** The attempts this manager has on the cluster, as just listed. */
     void attemptsListed(String cluster, List<RemoteWorkload> attempts);
+
+    /** The cluster's health changed; lostSince is set while it is lost (Unreachable or AgentLost). */
+    default void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
+    }
 }

@@ -1,7 +1,12 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.manager.dispatch.BreakerState;
+import dev.berth.manager.dispatch.ClusterContact;
+import dev.berth.manager.dispatch.ClusterHealth;
+import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.FlavorCapacity;
+import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.manager.model.Quantity;
 import dev.berth.protocol.crd.CapacityReport;
 import java.time.Instant;
@@ -12,6 +17,8 @@ import java.util.Map;
 final class WorkerCluster {
     final String name;
     final long generation;
+    final KubeconfigSource source;
+    final Instant connectedAt;
     ClusterCalls calls;
     boolean connected;
     String lastError;
@@ -19,13 +26,29 @@ final class WorkerCluster {
     boolean polling;
     Instant lastHeartbeat;
     CapacityReport capacity;
+    HealthAssessment health;
+    /** When the cluster was found lost (Unreachable or AgentLost); null while it is not. */
+    Instant lostSince;
 
-    WorkerCluster(String name, long generation) {
+    WorkerCluster(String name, long generation, KubeconfigSource source, Instant connectedAt) {
         this.name = name;
         this.generation = generation;
+        this.source = source;
+        this.connectedAt = connectedAt;
     }
 
-    ClusterView view() {
+    BreakerState breaker() {
+        return calls == null ? BreakerState.CLOSED : calls.breakerState();
+    }
+
+    ClusterContact contact() {
+        Instant lastSuccess = calls == null ? null : calls.lastSuccess();
+        String error = lastError != null ? lastError : calls == null ? "no client yet" : calls.lastError();
+        boolean failed = !connected || (calls != null && calls.lastError() != null);
+        return new ClusterContact(breaker(), lastSuccess, failed, error, lastHeartbeat, connectedAt);
+    }
+
+    ClusterView view(boolean cordoned) {
         Map<String, FlavorCapacity> flavors = new HashMap<>();
         if (capacity != null) {
             for (CapacityReport.FlavorCapacity flavor : capacity.getFlavors()) {
@@ -35,7 +58,13 @@ final class WorkerCluster {
                         amounts(flavor.getLargestFreeOnOneNode())));
             }
         }
-        return new ClusterView(name, connected, false, lastHeartbeat, flavors);
+        return new ClusterView(name, connected, cordoned, lastHeartbeat, flavors, health == null ? null : health.health(), breaker());
+    }
+
+    ClusterHealthSnapshot snapshot(boolean cordoned, boolean draining) {
+        ClusterHealth current = health == null ? ClusterHealth.DEGRADED : health.health();
+        String message = health == null ? "not assessed yet" : health.message();
+        return new ClusterHealthSnapshot(name, current, message, breaker(), lastHeartbeat, lostSince, cordoned, draining);
     }
 
     private static Map<String, Long> amounts(Map<String, String> quantities) {

@@ -9,10 +9,18 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import dev.berth.manager.dispatch.ClusterHealth;
+import dev.berth.manager.dispatch.ClusterHealthPolicy;
+import dev.berth.manager.dispatch.ClusterHealthSnapshot;
+import dev.berth.manager.dispatch.HealthAssessment;
+import dev.berth.manager.dispatch.HealthOptions;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.io.FileNotFoundException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,21 +47,39 @@ public final class WorkerClusters implements AutoCloseable {
     private final Executor stateThread;
     private final ClusterEvents events;
     private final String origin;
+    private final Clock clock;
+    private final ResilienceOptions resilience;
+    private final ClusterHealthPolicy healthPolicy;
     private final Map<String, WorkerCluster> clusters = new LinkedHashMap<>();
+    private final OperatorMarks marks = new OperatorMarks();
+    private volatile List<ClusterHealthSnapshot> snapshots = List.of();
     private String flavorCatalogue = "[]";
     private long generations;
 
     public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin) {
+        this(vertx, stateThread, events, origin, Clock.systemUTC(), ResilienceOptions.DEFAULTS, HealthOptions.DEFAULTS);
+    }
+
+    public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin, Clock clock,
+                          ResilienceOptions resilience, HealthOptions health) {
         this.vertx = vertx;
         this.stateThread = stateThread;
         this.events = events;
         this.origin = origin;
+        this.clock = clock;
+        this.resilience = resilience;
+        this.healthPolicy = new ClusterHealthPolicy(clock, health);
     }
 
-    /** (Re)connects a cluster from its kubeconfig; the previous client, if any, is closed. */
+    /**
+     * (Re)connects a cluster from its kubeconfig; the previous client, if any, is closed. The same
+     * source as the current connection's changes nothing (an annotation edit must not reconnect).
+     */
     public void connect(String name, KubeconfigSource source) {
+        WorkerCluster existing = clusters.get(name);
+        if (existing != null && existing.source.equals(source) && source.error() == null) return;
         disconnect(name);
-        WorkerCluster cluster = new WorkerCluster(name, ++generations);
+        WorkerCluster cluster = new WorkerCluster(name, ++generations, source, clock.instant());
         clusters.put(name, cluster);
         if (source.error() != null) {
             failed(cluster, source.error());
@@ -68,7 +94,7 @@ public final class WorkerClusters implements AutoCloseable {
                 failed(cluster, describe(result.cause()));
                 return;
             }
-            cluster.calls = new ClusterCalls(name, result.result(), vertx);
+            cluster.calls = new ClusterCalls(name, result.result(), resilience, clock);
             log.atInfo().addKeyValue("cluster", name).log("worker cluster client built from " + source);
             poll(cluster);
         }));
@@ -77,6 +103,70 @@ public final class WorkerClusters implements AutoCloseable {
     public void disconnect(String name) {
         WorkerCluster cluster = clusters.remove(name);
         if (cluster != null && cluster.calls != null) cluster.calls.close();
+        publishSnapshots();
+    }
+
+    /** Runs a handler on the state thread once a remote call completes. */
+    public <T> void onStateThread(Future<T> call, Handler<AsyncResult<T>> handler) {
+        call.onComplete(done -> onState(() -> handler.handle(done)));
+    }
+
+    /** The operator's marks (annotations of the MultiKueueCluster) on a cluster. */
+    public void setOperatorMarks(String name, boolean cordoned, boolean draining) {
+        marks.set(name, cordoned, draining);
+        publishSnapshots();
+    }
+
+    public boolean isCordoned(String name) {
+        return marks.cordoned(name);
+    }
+
+    public boolean isDraining(String name) {
+        return marks.draining(name);
+    }
+
+    /** The latest health assessment; an unknown cluster is Unreachable. */
+    public HealthAssessment health(String name) {
+        WorkerCluster cluster = clusters.get(name);
+        if (cluster == null) return new HealthAssessment(ClusterHealth.UNREACHABLE, "no MultiKueueCluster " + name);
+        return cluster.health == null ? healthPolicy.assess(cluster.contact()) : cluster.health;
+    }
+
+    /** Since when a cluster is lost; null when it is not (or unknown). */
+    public Instant lostSince(String name) {
+        WorkerCluster cluster = clusters.get(name);
+        return cluster == null ? null : cluster.lostSince;
+    }
+
+    /** Every cluster's health, for gauges: safe to call from any thread (an immutable list, replaced on change). */
+    public List<ClusterHealthSnapshot> snapshots() {
+        return snapshots;
+    }
+
+    /** Assesses every cluster's health; tells the events about changes. Called each poll interval. */
+    public void assessHealth() {
+        for (WorkerCluster cluster : clusters.values()) assess(cluster);
+        publishSnapshots();
+    }
+
+    private void assess(WorkerCluster cluster) {
+        HealthAssessment assessed = healthPolicy.assess(cluster.contact());
+        HealthAssessment before = cluster.health;
+        cluster.health = assessed;
+        if (assessed.health().lost() && cluster.lostSince == null) cluster.lostSince = clock.instant();
+        if (!assessed.health().lost()) cluster.lostSince = null;
+        if (before != null && before.health() == assessed.health()) return;
+        log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("health", assessed.health().reason())
+                .addKeyValue("breaker", cluster.breaker()).log("worker cluster health: " + assessed.message());
+        events.healthChanged(cluster.name, assessed, cluster.lostSince);
+    }
+
+    private void publishSnapshots() {
+        List<ClusterHealthSnapshot> next = new ArrayList<>();
+        for (WorkerCluster cluster : clusters.values()) {
+            next.add(cluster.snapshot(marks.cordoned(cluster.name), marks.draining(cluster.name)));
+        }
+        snapshots = List.copyOf(next);
     }
 
     /** Every connected or connecting cluster's calls, for the dispatcher's writes. */
@@ -88,13 +178,14 @@ public final class WorkerClusters implements AutoCloseable {
     /** What placement sees of a cluster; an unknown cluster is not connected. */
     public ClusterView view(String name) {
         WorkerCluster cluster = clusters.get(name);
-        return cluster == null ? new ClusterView(name, false, false, null, Map.of()) : cluster.view();
+        return cluster == null ? new ClusterView(name, false, marks.cordoned(name), null, Map.of(), ClusterHealth.UNREACHABLE, null)
+                : cluster.view(marks.cordoned(name));
     }
 
     /** Every registered cluster as placement sees it, in registration order. */
     public List<ClusterView> views() {
         List<ClusterView> views = new ArrayList<>(clusters.size());
-        for (WorkerCluster cluster : clusters.values()) views.add(cluster.view());
+        for (String name : clusters.keySet()) views.add(view(name));
         return views;
     }
 
@@ -127,6 +218,7 @@ public final class WorkerClusters implements AutoCloseable {
         for (WorkerCluster cluster : clusters.values()) {
             if (cluster.calls != null) poll(cluster);
         }
+        assessHealth();
     }
 
     private void poll(WorkerCluster cluster) {
@@ -197,9 +289,12 @@ public final class WorkerClusters implements AutoCloseable {
         } else {
             config = Config.fromKubeconfig(source.content());
         }
+        // resilience4j retries and limits time; fabric8's own limits only free the bulkhead's thread of a hung call
         config.setRequestRetryBackoffLimit(0);
-        config.setRequestTimeout(10_000);
-        config.setConnectionTimeout(5_000);
+        int limit = (int) Math.max(1_000, resilience.callTimeout().toMillis() * 2);
+        config.setRequestTimeout(limit);
+        config.setConnectionTimeout(limit);
+        config.setWatchReconnectLimit(0);
         return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
     }
 

@@ -238,6 +238,16 @@ public final class AdmissionController {
         return true;
     }
 
+    /**
+     * Evicts a workload that holds quota, for a reason outside the scheduler (its worker cluster was
+     * lost or drained): its quota is released and it is requeued. Nothing happens when it holds none.
+     */
+    public void evict(WorkloadKey key, String reason, String message) {
+        WorkloadEntry entry = state.workloads.get(key);
+        if (entry == null || entry.finished || !entry.holdsQuota()) return;
+        evict(entry, reason, message, null, true);
+    }
+
     public void setActive(WorkloadKey key, boolean active) {
         WorkloadEntry entry = state.workloads.get(key);
         if (entry == null || entry.finished || entry.active == active) return;

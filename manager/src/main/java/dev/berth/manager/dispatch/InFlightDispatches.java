@@ -29,6 +29,6 @@ public final class InFlightDispatches {
                 adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest));
             }
         }
-        return new ClusterView(view.name(), view.connected(), view.cordoned(), view.lastHeartbeat(), adjusted);
+        return view.withFlavors(adjusted);
     }
 }

@@ -30,57 +30,79 @@ public final class PlacementPolicy {
     public PlacementDecision place(PlacementRequest request, List<ClusterView> clusters, DispatchStrategy strategy,
                                    Instant firstDispatchOrNull) {
         Map<String, String> rejections = new LinkedHashMap<>();
+        Map<String, RejectionReason> reasons = new LinkedHashMap<>();
         List<ClusterView> eligible = new ArrayList<>();
         for (ClusterView cluster : clusters) {
-            String reason = ineligibility(request, cluster);
-            if (reason == null) eligible.add(cluster);
-            else rejections.put(cluster.name(), reason);
+            Rejection rejection = ineligibility(request, cluster);
+            if (rejection == null) {
+                eligible.add(cluster);
+            } else {
+                rejections.put(cluster.name(), rejection.message());
+                reasons.put(cluster.name(), rejection.reason());
+            }
         }
         PlacementDecision decision = switch (strategy) {
-            case DEFAULT -> capacityAware(request, eligible, rejections);
-            case ALL_AT_ONCE -> new PlacementDecision(eligible.stream().map(ClusterView::name).toList(), rejections);
-            case INCREMENTAL -> incremental(eligible, rejections, firstDispatchOrNull);
+            case DEFAULT -> capacityAware(request, eligible, rejections, reasons);
+            case ALL_AT_ONCE -> new PlacementDecision(eligible.stream().map(ClusterView::name).toList(), rejections, reasons);
+            case INCREMENTAL -> incremental(eligible, rejections, reasons, firstDispatchOrNull);
         };
         return inConfigOrder(decision, clusters);
     }
 
     private static PlacementDecision inConfigOrder(PlacementDecision decision, List<ClusterView> clusters) {
         Map<String, String> ordered = new LinkedHashMap<>();
+        Map<String, RejectionReason> orderedReasons = new LinkedHashMap<>();
         for (ClusterView cluster : clusters) {
-            String reason = decision.rejections().get(cluster.name());
-            if (reason != null) ordered.put(cluster.name(), reason);
+            String message = decision.rejections().get(cluster.name());
+            if (message != null) ordered.put(cluster.name(), message);
+            RejectionReason reason = decision.reasons().get(cluster.name());
+            if (reason != null) orderedReasons.put(cluster.name(), reason);
         }
-        return new PlacementDecision(decision.clusters(), ordered);
+        return new PlacementDecision(decision.clusters(), ordered, orderedReasons);
+    }
+
+    private record Rejection(RejectionReason reason, String message) {
     }
 
     /** Why a cluster cannot take the workload at all (capacity aside), or null. */
-    private String ineligibility(PlacementRequest request, ClusterView cluster) {
-        if (!cluster.connected()) return "not connected";
-        if (cluster.cordoned()) return "cordoned";
-        if (cluster.lastHeartbeat() == null) return "no agent heartbeat yet";
+    private Rejection ineligibility(PlacementRequest request, ClusterView cluster) {
+        if (cluster.cordoned()) return new Rejection(RejectionReason.CORDONED, "cordoned");
+        if (cluster.breaker() == BreakerState.OPEN) return new Rejection(RejectionReason.BREAKER_OPEN, "circuit breaker open: API calls failing");
+        if (!cluster.connected()) return new Rejection(RejectionReason.NOT_CONNECTED, "not connected");
+        if (cluster.health() != null && cluster.health() != ClusterHealth.HEALTHY && cluster.health() != ClusterHealth.DEGRADED) {
+            return new Rejection(RejectionReason.UNHEALTHY, "unhealthy: " + cluster.health().reason());
+        }
+        if (cluster.lastHeartbeat() == null) return new Rejection(RejectionReason.NO_HEARTBEAT, "no agent heartbeat yet");
         Duration age = Duration.between(cluster.lastHeartbeat(), clock.instant());
-        if (age.compareTo(options.heartbeatStaleAfter()) > 0) return "heartbeat stale for " + age.toSeconds() + "s";
+        if (age.compareTo(options.heartbeatStaleAfter()) > 0) {
+            return new Rejection(RejectionReason.HEARTBEAT_STALE, "heartbeat stale for " + age.toSeconds() + "s");
+        }
         for (String flavor : request.flavors()) {
-            if (!cluster.flavors().containsKey(flavor)) return "flavor " + flavor + " missing";
+            if (!cluster.flavors().containsKey(flavor)) return new Rejection(RejectionReason.FLAVOR_MISSING, "flavor " + flavor + " missing");
         }
         return null;
     }
 
-    private PlacementDecision capacityAware(PlacementRequest request, List<ClusterView> eligible, Map<String, String> rejections) {
+    private PlacementDecision capacityAware(PlacementRequest request, List<ClusterView> eligible, Map<String, String> rejections,
+                                            Map<String, RejectionReason> reasons) {
         List<ClusterView> fitting = new ArrayList<>();
         for (ClusterView cluster : eligible) {
             String shortfall = shortfall(request, cluster);
-            if (shortfall == null) fitting.add(cluster);
-            else rejections.put(cluster.name(), "no capacity: " + shortfall);
+            if (shortfall == null) {
+                fitting.add(cluster);
+            } else {
+                rejections.put(cluster.name(), "no capacity: " + shortfall);
+                reasons.put(cluster.name(), RejectionReason.NO_CAPACITY);
+            }
         }
-        if (fitting.isEmpty()) return new PlacementDecision(List.of(), rejections);
+        if (fitting.isEmpty()) return new PlacementDecision(List.of(), rejections, reasons);
         String[] scarcest = scarcest(request, fitting);
         Map<String, Map<String, Long>> demand = request.totalByFlavor();
         ClusterView best = fitting.stream()
                 .max(Comparator.comparingLong((ClusterView c) -> freeAfter(c, demand, scarcest))
                         .thenComparing(ClusterView::name, Comparator.reverseOrder()))
                 .orElseThrow();
-        return new PlacementDecision(List.of(best.name()), rejections);
+        return new PlacementDecision(List.of(best.name()), rejections, reasons);
     }
 
     /** What the cluster lacks to start the whole workload now, or null when it fits. */
@@ -136,7 +158,8 @@ public final class PlacementPolicy {
         return free - demand.get(scarcest[0]).get(scarcest[1]);
     }
 
-    private PlacementDecision incremental(List<ClusterView> eligible, Map<String, String> rejections, Instant firstDispatchOrNull) {
+    private PlacementDecision incremental(List<ClusterView> eligible, Map<String, String> rejections, Map<String, RejectionReason> reasons,
+                                          Instant firstDispatchOrNull) {
         long rounds = 1;
         if (firstDispatchOrNull != null) {
             Duration waited = Duration.between(firstDispatchOrNull, clock.instant());
@@ -144,7 +167,11 @@ public final class PlacementPolicy {
         }
         int count = (int) Math.min(eligible.size(), rounds);
         Map<String, String> notYet = new LinkedHashMap<>(rejections);
-        for (ClusterView later : eligible.subList(count, eligible.size())) notYet.put(later.name(), "not yet: incremental dispatch");
-        return new PlacementDecision(eligible.subList(0, count).stream().map(ClusterView::name).toList(), notYet);
+        Map<String, RejectionReason> notYetReasons = new LinkedHashMap<>(reasons);
+        for (ClusterView later : eligible.subList(count, eligible.size())) {
+            notYet.put(later.name(), "not yet: incremental dispatch");
+            notYetReasons.put(later.name(), RejectionReason.NOT_YET);
+        }
+        return new PlacementDecision(eligible.subList(0, count).stream().map(ClusterView::name).toList(), notYet, notYetReasons);
     }
 }

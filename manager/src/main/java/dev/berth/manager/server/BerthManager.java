@@ -13,6 +13,7 @@ import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
+import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -57,7 +58,7 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
-    private WorkerClusters workerClusters;
+    private volatile WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -95,13 +96,17 @@ public final class BerthManager implements AutoCloseable {
             events.expire(clock.instant());
         }));
         onStateThread(() -> {
-            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId());
+            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId(), clock,
+                    dispatchOptions.resilience(), dispatchOptions.failover().health());
             state.dispatcher.clusters = workerClusters;
             state.multiKueue.attach(workerClusters);
             return null;
         });
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
-                id -> stateThread.execute(workerClusters::pollAll));
+                id -> stateThread.execute(() -> {
+                    workerClusters.pollAll();
+                    state.dispatcher.failover.evictFromLostClusters();
+                }));
         leaseTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.leaseDuration().toMillis() / 3),
                 id -> stateThread.execute(() -> {
                     state.dispatcher.renewLeases();
@@ -124,6 +129,20 @@ public final class BerthManager implements AutoCloseable {
         return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(),
                 workerClusters == null ? List.of() : workerClusters.views(), clock.instant(),
                 dispatchOptions.placement().heartbeatStaleAfter()), stateThread);
+    }
+
+    /** Every worker cluster's health (health, breaker, last heartbeat, lost since, cordoned): safe from any thread, for gauges. */
+    public List<ClusterHealthSnapshot> clusterHealth() {
+        WorkerClusters clusters = workerClusters;
+        return clusters == null ? List.of() : clusters.snapshots();
+    }
+
+    /** Where cordon, drain and uncordon are recorded as Events (default: logged). */
+    public void setClusterActionEvents(ClusterActionEvents events) {
+        onStateThread(() -> {
+            state.dispatcher.failover.events = events;
+            return null;
+        });
     }
 
     /** The fencing epoch of this manager run. */

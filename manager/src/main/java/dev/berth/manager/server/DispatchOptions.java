@@ -1,14 +1,43 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.clusters.ResilienceOptions;
+import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import java.time.Duration;
 
 /**
  * Dispatch knobs: the manager's identity on worker clusters (label berth.dev/origin), the dispatch
  * lease, how often worker clusters are polled (heartbeat, capacity, attempts; stale attempts are
- * garbage-collected on each listing), and placement's own options.
+ * garbage-collected on each listing), placement's own options, failover (workerLostTimeout, health
+ * tolerances) and the per-cluster resilience4j settings. The lease must be shorter than
+ * workerLostTimeout: checked here, so a bad configuration fails at load with a clear message.
  */
-public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement) {
+public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
+                              FailoverOptions failover, ResilienceOptions resilience) {
     public static final DispatchOptions DEFAULTS = new DispatchOptions("berth-manager", Duration.ofSeconds(60),
             Duration.ofSeconds(1), PlacementOptions.DEFAULTS);
+
+    public DispatchOptions {
+        failover.validateLease(leaseDuration);
+    }
+
+    public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement) {
+        this(managerId, leaseDuration, pollInterval, placement, FailoverOptions.DEFAULTS, ResilienceOptions.DEFAULTS);
+    }
+
+    public DispatchOptions withFailover(FailoverOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience);
+    }
+
+    public DispatchOptions withLeaseDuration(Duration next) {
+        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience);
+    }
+
+    public DispatchOptions withResilience(ResilienceOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next);
+    }
+
+    public DispatchOptions withPlacement(PlacementOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience);
+    }
 }

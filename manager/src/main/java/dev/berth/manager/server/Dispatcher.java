@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,14 @@ final class Dispatcher implements ClusterEvents {
         RemoteWorkload remote;
         /** When it was dispatched: until the clusters' capacity reports include it, it is counted as in flight. */
         Instant dispatchedAt;
+        /** The dispatch lease of this attempt (the manager's default, or longer by annotation). */
+        Duration lease = Duration.ZERO;
+        /** Per cluster, the latest lease renew time sent there (or the dispatch time). */
+        final Map<String, Instant> lastRenewal = new HashMap<>();
+        /** An operator drains the cluster: the lease was expired on purpose, so the agent stops the attempt. */
+        boolean draining;
+        /** 1 for the workload's first attempt, then one more per redispatch. */
+        int number = 1;
 
         Attempt(String id) {
             this.id = id;
@@ -77,6 +86,9 @@ final class Dispatcher implements ClusterEvents {
     /** The last placement decision per workload, for explanations. */
     private final Map<WorkloadKey, PlacementDecision> lastPlacement = new HashMap<>();
     private final MultiKueueStatus clusterStatus;
+    /** Attempt ids evicted or abandoned: never adopted again when a lost cluster comes back. */
+    private final Set<String> retired = new HashSet<>();
+    final ClusterFailover failover;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -88,6 +100,16 @@ final class Dispatcher implements ClusterEvents {
         this.policy = new PlacementPolicy(clock, options.placement());
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
+        this.failover = new ClusterFailover(this, state, clock, options, clusterStatus);
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** The current attempts, for failover; read on the state thread only. */
+    Map<WorkloadKey, Attempt> attempts() {
+        return attempts;
     }
 
     long epoch() {
@@ -102,6 +124,9 @@ final class Dispatcher implements ClusterEvents {
             if (id.isEmpty()) continue;
             Attempt attempt = new Attempt(id);
             attempt.clusters.add(dispatch.path("cluster").asText());
+            attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
+            attempt.lease = WorkloadLease.of(stored.object(), state, options.leaseDuration());
+            attempt.lastRenewal.put(dispatch.path("cluster").asText(), clock.instant());
             attempts.put(WorkloadKey.of(stored.key().namespace(), stored.key().name()), attempt);
         }
     }
@@ -164,9 +189,11 @@ final class Dispatcher implements ClusterEvents {
         }
         waiting.remove(key);
         Attempt attempt = new Attempt(UUID.randomUUID().toString());
+        attempt.number = DispatchHistory.count(workload) + 1;
+        attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
-                clock.instant(), (int) options.leaseDuration().toSeconds());
+                clock.instant(), (int) attempt.lease.toSeconds());
         attempt.dispatchedAt = clock.instant();
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
         if (DispatchStrategy.parse(config.strategy()) == DispatchStrategy.INCREMENTAL) {
@@ -178,8 +205,9 @@ final class Dispatcher implements ClusterEvents {
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String where = String.join(", ", decision.clusters());
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
-                "dispatched to cluster " + where + " (attempt " + attempt.id + ")");
+                "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
         writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, "Dispatched", null), null);
+        DispatchHistory.record(state, key, attempt.id, where, attempt.number, "Dispatched", null, clock.instant());
     }
 
     /**
@@ -200,15 +228,17 @@ final class Dispatcher implements ClusterEvents {
     private void createCopies(WorkloadKey key, Attempt attempt, RemoteWorkload remote, List<String> targets) {
         for (String cluster : targets) {
             attempt.clusters.add(cluster);
+            attempt.lastRenewal.put(cluster, clock.instant());
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
-                    .addKeyValue("epoch", epoch).log("dispatching workload");
-            clusters.calls(cluster).ifPresent(calls -> calls.create(remote).onComplete(created -> {
+                    .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
+            clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
                 if (created.succeeded()) return;
                 log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                         .log("dispatch failed: " + created.cause().getMessage());
                 attempt.clusters.remove(cluster);
                 if (attempt.clusters.isEmpty() && attempts.get(key) == attempt) {
                     attempts.remove(key);
+                    retired.add(attempt.id);
                     writeDispatch(key, null, null);
                     dirty.add(key);
                     reconcile();
@@ -236,8 +266,9 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /** The remote copies of an attempt that is no longer current are deleted. */
-    private void abandon(WorkloadKey key, Attempt attempt, String why) {
+    void abandon(WorkloadKey key, Attempt attempt, String why) {
         attempts.remove(key);
+        retired.add(attempt.id);
         for (String cluster : attempt.clusters) deleteRemote(key, cluster, attempt.id, why);
         if (state.controller.statusOf(key) != null) writeDispatch(key, null, null);
     }
@@ -245,7 +276,9 @@ final class Dispatcher implements ClusterEvents {
     private void deleteRemote(WorkloadKey key, String cluster, String attemptId, String why) {
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("deleting remote attempt: " + why);
-        clusters.calls(cluster).ifPresent(calls -> calls.delete(key.namespace(), key.name()));
+        clusters.calls(cluster).ifPresent(calls -> calls.delete(key.namespace(), key.name())
+                .onFailure(e -> log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
+                        .log("remote attempt not deleted yet (retried on the next listing): " + e.getMessage())));
     }
 
     private AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
@@ -287,6 +320,12 @@ final class Dispatcher implements ClusterEvents {
     }
 
     @Override
+    public void healthChanged(String cluster, dev.berth.manager.dispatch.HealthAssessment health, Instant lostSince) {
+        failover.healthChanged(cluster, health, lostSince);
+        if (!health.health().lost()) capacityChanged(cluster);
+    }
+
+    @Override
     public void capacityChanged(String cluster) {
         dirty.addAll(waiting);
         reconcile();
@@ -314,12 +353,15 @@ final class Dispatcher implements ClusterEvents {
 
     /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
     private Attempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
+        if (retired.contains(remote.getSpec().getAttemptId())) return null;
         WorkloadStatus status = state.controller.statusOf(key);
         if (status == null || !status.isTrue(Conditions.QUOTA_RESERVED) || status.isTrue(Conditions.FINISHED) || multiKueueCheck(status) == null) {
             return null;
         }
         Attempt attempt = new Attempt(remote.getSpec().getAttemptId());
         attempt.clusters.add(cluster);
+        attempt.lease = Duration.ofSeconds(Math.max(0, remote.getSpec().getLeaseDurationSeconds()));
+        attempt.lastRenewal.put(cluster, clock.instant());
         attempts.put(key, attempt);
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                 .log("re-adopted remote attempt");
@@ -357,11 +399,18 @@ final class Dispatcher implements ClusterEvents {
                 log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                         .log("remote attempt finished: " + phase);
                 attempts.remove(key);
+                retired.add(attempt.id);
+                DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
                 deleteRemote(key, cluster, attempt.id, "finished");
                 state.controller.finish(key, succeeded, succeeded ? Conditions.Reasons.SUCCEEDED : Conditions.Reasons.FAILED,
                         Objects.requireNonNullElse(remote.getMessage(), "finished in cluster " + cluster));
             }
             case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
+                DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
+                if (attempt.draining) {
+                    failover.drained(key, attempt, cluster);
+                    return;
+                }
                 log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                         .log("remote attempt " + phase + ": " + remote.getReason());
                 abandon(key, attempt, phase);
@@ -384,12 +433,21 @@ final class Dispatcher implements ClusterEvents {
         });
     }
 
-    /** Renews the lease (and raises the epoch) of every current attempt. Called every leaseDuration/3. */
+    /**
+     * Renews the lease (and raises the epoch) of every current attempt. Called every leaseDuration/3.
+     * On a lost cluster only while a blip could still be passing (a frozen agent that wakes up after
+     * workerLostTimeout must find its leases expired); never for an attempt being drained (its lease
+     * was expired on purpose).
+     */
     void renewLeases() {
         if (clusters == null) return;
-        String now = StatusJson.timestamp(clock.instant());
+        Instant stamp = clock.instant();
+        String now = StatusJson.timestamp(stamp);
         attempts.forEach((key, attempt) -> {
+            if (attempt.draining) return;
             for (String cluster : attempt.clusters) {
+                if (!failover.keepRenewing(cluster, attempt)) continue;
+                attempt.lastRenewal.put(cluster, stamp);
                 clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), now, epoch)
                         .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
                                 .addKeyValue("attempt", attempt.id).log("lease renewal failed: " + e.getMessage())));

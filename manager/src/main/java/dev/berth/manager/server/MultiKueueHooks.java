@@ -7,6 +7,7 @@ import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.objects.ApiVersionConverter;
 import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.Annotations;
 import dev.berth.protocol.KueueApi;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -30,7 +31,24 @@ final class MultiKueueHooks {
     void attach(WorkerClusters clusters) {
         this.clusters = clusters;
         clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
-        for (StoredObject cluster : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) connect(cluster.object());
+        for (StoredObject cluster : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) {
+            connect(cluster.object());
+            marks(cluster.object());
+        }
+    }
+
+    /** The operator's annotations berth.dev/cordon and berth.dev/drain ("true"); a change is an action, recorded as an event. */
+    private void marks(ObjectNode object) {
+        if (clusters == null || state.dispatcher == null) return;
+        String name = object.path("metadata").path("name").asText();
+        var annotations = object.path("metadata").path("annotations");
+        boolean draining = "true".equalsIgnoreCase(annotations.path(Annotations.DRAIN).asText(""));
+        boolean cordoned = draining || "true".equalsIgnoreCase(annotations.path(Annotations.CORDON).asText(""));
+        boolean wasCordoned = clusters.isCordoned(name);
+        boolean wasDraining = clusters.isDraining(name);
+        if (cordoned == wasCordoned && draining == wasDraining) return;
+        clusters.setOperatorMarks(name, cordoned, draining);
+        state.dispatcher.failover.marksChanged(name, cordoned, draining, wasCordoned, wasDraining);
     }
 
     void flavorsChanged() {
@@ -68,16 +86,19 @@ final class MultiKueueHooks {
             public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
                 ApiVersionConverter.toV1beta2(incoming);
                 MultiKueueDecoder.decodeCluster(incoming);
+                ClusterMarks.validate(incoming);
                 return incoming;
             }
 
             @Override
             public void stored(StoredObject object) {
                 connect(object.object());
+                marks(object.object());
             }
 
             @Override
             public void deleted(StoredObject object) {
+                if (clusters != null) clusters.setOperatorMarks(object.key().name(), false, false);
                 if (clusters != null) clusters.disconnect(object.key().name());
             }
         };

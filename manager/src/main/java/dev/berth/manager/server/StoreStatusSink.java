@@ -42,7 +42,7 @@ final class StoreStatusSink implements StatusSink {
     }
 
     /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block. */
-    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch");
+    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch", DispatchHistory.FIELD);
 
     @Override
     public void clusterQueueChanged(String name, QueueStatus status) {

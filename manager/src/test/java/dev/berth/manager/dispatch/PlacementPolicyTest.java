@@ -53,6 +53,12 @@ class PlacementPolicyTest {
                 Arguments.of("a stale heartbeat", gpus(1, 1),
                         List.of(new ClusterView("old", true, false, NOW.minusSeconds(40), Map.of())), List.of(),
                         Map.of("old", "heartbeat stale for 40s")),
+                Arguments.of("an open breaker", gpus(1, 1),
+                        List.of(new ClusterView("flaky", true, false, NOW, Map.of(), ClusterHealth.DEGRADED, BreakerState.OPEN)), List.of(),
+                        Map.of("flaky", "circuit breaker open: API calls failing")),
+                Arguments.of("an unhealthy cluster", gpus(1, 1),
+                        List.of(new ClusterView("lost", true, false, NOW, Map.of(), ClusterHealth.AGENT_LOST, BreakerState.CLOSED)), List.of(),
+                        Map.of("lost", "unhealthy: AgentLost")),
                 Arguments.of("no heartbeat at all", gpus(1, 1),
                         List.of(new ClusterView("new", true, false, null, Map.of())), List.of(), Map.of("new", "no agent heartbeat yet")));
     }
@@ -101,5 +107,29 @@ class PlacementPolicyTest {
         assertThat(DispatchStrategy.parse("AllAtOnce")).isEqualTo(DispatchStrategy.ALL_AT_ONCE);
         assertThat(DispatchStrategy.parse("Incremental")).isEqualTo(DispatchStrategy.INCREMENTAL);
         assertThatThrownBy(() -> DispatchStrategy.parse("Random")).hasMessageContaining("Default, AllAtOnce or Incremental");
+    }
+
+    @Test
+    void everyRejectionCarriesAReasonCode() {
+        PlacementDecision decision = policy.place(gpus(1, 8), List.of(
+                new ClusterView("cordoned", true, true, NOW, Map.of()),
+                new ClusterView("open", true, false, NOW, Map.of(), ClusterHealth.UNREACHABLE, BreakerState.OPEN),
+                new ClusterView("lost", true, false, NOW, Map.of(), ClusterHealth.AGENT_LOST, BreakerState.CLOSED),
+                new ClusterView("down", false, false, NOW, Map.of()),
+                cluster("full", "a100", 4, 4),
+                cluster("fits", "a100", 8, 8)), DispatchStrategy.DEFAULT, null);
+        assertThat(decision.clusters()).containsExactly("fits");
+        assertThat(decision.reasons()).containsExactly(
+                Map.entry("cordoned", RejectionReason.CORDONED), Map.entry("open", RejectionReason.BREAKER_OPEN),
+                Map.entry("lost", RejectionReason.UNHEALTHY), Map.entry("down", RejectionReason.NOT_CONNECTED),
+                Map.entry("full", RejectionReason.NO_CAPACITY));
+        assertThat(RejectionReason.BREAKER_OPEN.code()).isEqualTo("BreakerOpen");
+    }
+
+    @Test
+    void aDegradedClusterStillTakesWork() {
+        ClusterView degraded = new ClusterView("slow", true, false, NOW.minusSeconds(1), cluster("x", "a100", 8, 8).flavors(),
+                ClusterHealth.DEGRADED, BreakerState.HALF_OPEN);
+        assertThat(policy.place(gpus(1, 8), List.of(degraded), DispatchStrategy.DEFAULT, null).clusters()).containsExactly("slow");
     }
 }

@@ -1,0 +1,154 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.ClusterHealth;
+import dev.berth.manager.dispatch.HealthAssessment;
+import dev.berth.manager.dispatch.LostClusterPolicy;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.protocol.Conditions;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves work off worker clusters that are lost or drained, on the state thread. A workload on a
+ * cluster lost for longer than workerLostTimeout (and past its lease plus margin) is evicted with
+ * reason ClusterLost, which releases its quota and requeues it; placement then skips the lost
+ * cluster and the workload goes elsewhere under a new attempt id. A drain expires the leases of the
+ * cluster's attempts on purpose, so the agent stops them, and evicts each once it reports it stopped.
+ */
+final class ClusterFailover {
+    private static final Logger log = LoggerFactory.getLogger(ClusterFailover.class);
+
+    private final Dispatcher dispatcher;
+    private final ManagerState state;
+    private final Clock clock;
+    private final DispatchOptions options;
+    private final MultiKueueStatus status;
+    private final LostClusterPolicy lostPolicy;
+    ClusterActionEvents events = ClusterActionEvents.LOGGING;
+
+    ClusterFailover(Dispatcher dispatcher, ManagerState state, Clock clock, DispatchOptions options, MultiKueueStatus status) {
+        this.dispatcher = dispatcher;
+        this.state = state;
+        this.clock = clock;
+        this.options = options;
+        this.status = status;
+        this.lostPolicy = new LostClusterPolicy(options.failover());
+    }
+
+    void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
+        String message = health.message() + (lostSince == null ? "" : " (lost since " + StatusJson.timestamp(lostSince) + ")");
+        status.clusterCondition(cluster, Conditions.BERTH_HEALTHY, health.health() == ClusterHealth.HEALTHY, health.health().reason(), message);
+    }
+
+    /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
+    boolean keepRenewing(String cluster, Dispatcher.Attempt attempt) {
+        WorkerClusters clusters = dispatcher.clusters;
+        return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease, clock.instant());
+    }
+
+    /** Evicts the workloads whose every copy is on a cluster lost long enough. Called each poll interval. */
+    void evictFromLostClusters() {
+        WorkerClusters clusters = dispatcher.clusters;
+        if (clusters == null) return;
+        Instant now = clock.instant();
+        boolean evicted = false;
+        for (Map.Entry<WorkloadKey, Dispatcher.Attempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
+            Dispatcher.Attempt attempt = entry.getValue();
+            if (attempt.clusters.isEmpty()) continue;
+            String lostCluster = null;
+            for (String cluster : attempt.clusters) {
+                HealthAssessment health = clusters.health(cluster);
+                Instant lostSince = clusters.lostSince(cluster);
+                Instant renewed = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? now : attempt.dispatchedAt);
+                if (!lostPolicy.shouldEvict(health.health(), lostSince, renewed, attempt.lease, now)) {
+                    lostCluster = null;
+                    break;
+                }
+                lostCluster = cluster;
+            }
+            if (lostCluster == null) continue;
+            evict(entry.getKey(), attempt, lostCluster, clusters);
+            evicted = true;
+        }
+        for (var snapshot : clusters.snapshots()) {
+            if (snapshot.draining()) drain(snapshot.name());
+        }
+        if (evicted) state.reschedule();
+    }
+
+    private void evict(WorkloadKey key, Dispatcher.Attempt attempt, String cluster, WorkerClusters clusters) {
+        String message = LostClusterPolicy.message(cluster, clusters.health(cluster), clusters.lostSince(cluster),
+                options.failover().workerLostTimeout());
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .addKeyValue("attemptNumber", attempt.number).log("evicting workload from lost cluster: " + message);
+        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, Conditions.Reasons.CLUSTER_LOST, message, clock.instant());
+        dispatcher.abandon(key, attempt, "cluster lost");
+        state.controller.evict(key, Conditions.Reasons.CLUSTER_LOST, message);
+    }
+
+    /** The operator changed a cluster's marks (annotations berth.dev/cordon, berth.dev/drain). */
+    void marksChanged(String cluster, boolean cordoned, boolean draining, boolean wasCordoned, boolean wasDraining) {
+        if (draining && !wasDraining) {
+            record(cluster, Conditions.Reasons.DRAINING, "cluster " + cluster + " drained: no new dispatch; its workloads are stopped and requeued elsewhere");
+            drain(cluster);
+        } else if (cordoned && !wasCordoned) {
+            record(cluster, Conditions.Reasons.CORDONED, "cluster " + cluster + " cordoned: no new dispatch; running workloads stay");
+        } else if (!cordoned && (wasCordoned || wasDraining)) {
+            record(cluster, Conditions.Reasons.UNCORDONED, "cluster " + cluster + " uncordoned: dispatch resumes");
+        }
+        String reason = draining ? Conditions.Reasons.DRAINING : cordoned ? Conditions.Reasons.CORDONED : Conditions.Reasons.UNCORDONED;
+        status.clusterCondition(cluster, Conditions.BERTH_CORDONED, cordoned || draining, reason,
+                draining ? "draining: workloads move to other clusters" : cordoned ? "cordoned: no new dispatch" : "schedulable");
+        if (!cordoned && !draining) state.reschedule();
+    }
+
+    private void record(String cluster, String reason, String message) {
+        log.atInfo().addKeyValue("cluster", cluster).addKeyValue("reason", reason).log(message);
+        events.record(cluster, reason, message);
+    }
+
+    /**
+     * Expires the lease of every attempt on the cluster (its renew time is set far enough back), so the
+     * agent stops it and reports it Stopped; {@link #drained} then evicts it. A copy of an attempt that
+     * also has copies elsewhere and no winner yet is simply deleted.
+     */
+    private void drain(String cluster) {
+        WorkerClusters clusters = dispatcher.clusters;
+        if (clusters == null) return;
+        for (Map.Entry<WorkloadKey, Dispatcher.Attempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
+            WorkloadKey key = entry.getKey();
+            Dispatcher.Attempt attempt = entry.getValue();
+            if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
+            if (attempt.clusters.size() > 1 && attempt.winner == null) {
+                attempt.clusters.remove(cluster);
+                clusters.calls(cluster).ifPresent(calls -> calls.delete(key.namespace(), key.name()));
+                continue;
+            }
+            attempt.draining = true;
+            Instant expired = clock.instant().minus(attempt.lease).minusSeconds(1);
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .log("draining: lease expired on purpose so the agent stops the attempt");
+            clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
+                    calls.renew(key.namespace(), key.name(), StatusJson.timestamp(expired), dispatcher.epoch()), done -> {
+                        if (done.succeeded()) return;
+                        attempt.draining = false;
+                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                                .log("drain: lease not expired yet, retried next round: " + done.cause().getMessage());
+                    }));
+        }
+    }
+
+    /** The agent stopped an attempt being drained: evict it so it is requeued and dispatched elsewhere. */
+    void drained(WorkloadKey key, Dispatcher.Attempt attempt, String cluster) {
+        String message = "worker cluster " + cluster + " drained by an operator; attempt " + attempt.id + " stopped there and requeued";
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id).log(message);
+        dispatcher.abandon(key, attempt, "drained");
+        state.controller.evict(key, Conditions.Reasons.CLUSTER_DRAINED, message);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.berth.manager.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Dispatch and failover options from flags and environment, checked when they load. */
+class DispatchConfigTest {
+    @Test
+    void defaultsAreKueuesAndTheLeaseIsShorter() {
+        DispatchOptions options = DispatchConfig.parse(Map.of());
+        assertThat(options.failover().workerLostTimeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(options.leaseDuration()).isLessThan(options.failover().workerLostTimeout());
+    }
+
+    @Test
+    void drillSettingsGoDownToSeconds() {
+        DispatchOptions options = DispatchConfig.parse(Map.of("worker-lost-timeout", "5s", "lease-duration", "3s",
+                "agent-lost-after", "2s", "heartbeat-late-after", "1500ms", "contact-grace", "PT2S", "call-timeout", "1s",
+                "breaker-window", "4", "breaker-open-for", "2s", "max-concurrent-calls", "3"));
+        assertThat(options.failover().workerLostTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(options.leaseDuration()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.failover().health().heartbeatLateAfter()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(options.resilience().slidingWindowCalls()).isEqualTo(4);
+        assertThat(options.resilience().maxConcurrentCalls()).isEqualTo(3);
+    }
+
+    @Test
+    void aLeaseNotShorterThanWorkerLostTimeoutFailsTheStart() {
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost-timeout", "30s", "lease-duration", "60s")))
+                .hasMessage("invalid dispatch configuration: dispatch lease duration (60s) must be shorter than workerLostTimeout (30s):"
+                        + " otherwise a workload could be redispatched while its old copy may still run");
+    }
+
+    @Test
+    void badValuesNameTheOption() {
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost-timeout", "soon")))
+                .hasMessageContaining("worker-lost-timeout: \"soon\" is not a duration");
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("retry-attempts", "many"))).hasMessageContaining("retry-attempts");
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost", "5s"))).hasMessageContaining("unknown dispatch option worker-lost");
+    }
+
+    @Test
+    void theEnvironmentNamesOptionsWithBerthPrefix() {
+        assertThat(DispatchConfig.fromEnvironment(Map.of("BERTH_WORKER_LOST_TIMEOUT", "20s", "PATH", "/bin")))
+                .containsExactly(Map.entry("worker-lost-timeout", "20s"));
+    }
+}
