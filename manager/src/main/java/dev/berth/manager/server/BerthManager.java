@@ -45,6 +45,7 @@ public final class BerthManager implements AutoCloseable {
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
     private WorkerClusters workerClusters;
+    private boolean closesStore = true;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -83,6 +84,12 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.widenIncrementalAttempts();
                 }));
         return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    /** Leaves the store open on {@link #close()}: a replica that outlives its leadership keeps using it. */
+    public BerthManager leavingStoreOpen() {
+        closesStore = false;
+        return this;
     }
 
     /** The fencing epoch of this manager run. */
@@ -150,6 +157,6 @@ public final class BerthManager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        store.close();
+        if (closesStore) store.close();
     }
 }
