@@ -4,7 +4,8 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
 import dev.berth.manager.server.DispatchOptions;
-import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.ha.ManagerReplica;
+import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +22,17 @@ import java.util.Map;
  * <pre>
  * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
  *                    [--retain-finished DURATION] [--worker-lost-timeout 15m] [--lease-duration 60s] ...
+ *                    [--store file|postgres] [--pg-url JDBC] [--pg-user U] [--pg-password-file F] [--pg-schema S]
+ *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
+ *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
+ *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
  * environment variables (BERTH_WORKER_LOST_TIMEOUT=30s); a flag wins. A bad value, or a dispatch lease
  * not shorter than workerLostTimeout, stops the start with a message naming the option.
+ * Every store and replica flag also reads from its environment variable ({@link LaunchSettings#FLAGS}).
+ * With cluster members (or a Kubernetes service DNS name) the manager runs as one replica of several
+ * over a shared PostgreSQL store: one leads, the others serve reads and forward writes.
  */
 public final class BerthMain {
     private BerthMain() {}
@@ -37,6 +45,7 @@ public final class BerthMain {
         boolean fairSharing = false;
         Duration retain = null;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
+        LaunchSettings settings = new LaunchSettings(System.getenv());
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -47,6 +56,10 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 default -> {
+                    if (LaunchSettings.FLAGS.containsKey(args[i]) && i + 1 < args.length) {
+                        settings.setFlag(args[i], args[++i]);
+                        continue;
+                    }
                     String option = args[i].startsWith("--") ? args[i].substring(2) : "";
                     if (DispatchConfig.NAMES.contains(option) && i + 1 < args.length) {
                         dispatch.put(option, args[++i]);
@@ -67,16 +80,24 @@ public final class BerthMain {
             System.exit(2);
             return;
         }
-        Files.createDirectories(data);
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
-        BerthManager manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), options, dispatchOptions);
+        ObjectStore store = settings.openStore(data, Clock.systemUTC());
+        if (settings.replicated()) {
+            ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store,
+                    () -> new BerthManager(store, Clock.systemUTC(), options, dispatchOptions));
+            System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
+                    + replica.port() + " (store: " + settings.describeStore(data) + ")");
+            Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
+            return;
+        }
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();
         int loaded = Files.isDirectory(examples) ? manager.loadManifests(examples) : 0;
         String url = "http://" + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + manager.port();
         for (String line : List.of(
                 "Berth manager is serving the Kubernetes API on " + url,
-                "  store: " + data.toAbsolutePath() + (loaded > 0 ? " (loaded " + loaded + " example objects from " + examples + ")" : ""),
+                "  store: " + settings.describeStore(data) + (loaded > 0 ? " (loaded " + loaded + " example objects from " + examples + ")" : ""),
                 "  queues:    curl -s " + url + "/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
                 "  submit:    curl -s -X POST -H 'Content-Type: application/yaml' --data-binary @examples/jobs/sample-job.yaml "
                         + url + "/apis/batch/v1/namespaces/team-a/jobs",

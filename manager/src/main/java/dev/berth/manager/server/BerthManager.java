@@ -60,6 +60,7 @@ public final class BerthManager implements AutoCloseable {
     private final DispatchOptions dispatchOptions;
     private volatile WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
+    private boolean closesStore = true;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -145,6 +146,12 @@ public final class BerthManager implements AutoCloseable {
         });
     }
 
+    /** Leaves the store open on {@link #close()}: a replica that outlives its leadership keeps using it. */
+    public BerthManager leavingStoreOpen() {
+        closesStore = false;
+        return this;
+    }
+
     /** The fencing epoch of this manager run. */
     public long fencingEpoch() {
         return onStateThread(() -> state.dispatcher.epoch());
@@ -210,6 +217,6 @@ public final class BerthManager implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        store.close();
+        if (closesStore) store.close();
     }
 }

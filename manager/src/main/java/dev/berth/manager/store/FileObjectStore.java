@@ -1,6 +1,5 @@
 package dev.berth.manager.store;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -10,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.util.List;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,16 +18,15 @@ import org.slf4j.LoggerFactory;
  * snapshot, replays the journal and drops a torn tail left by a crash. An exclusive lock on the
  * directory keeps a second manager out.
  */
-public final class FileObjectStore implements ObjectStore {
+public final class FileObjectStore extends TableBackedStore {
     public static final long DEFAULT_COMPACT_AFTER_BYTES = 64L * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(FileObjectStore.class);
 
-    private final ObjectTable table;
     private final FileJournal journal;
     private final FileChannel lockChannel;
 
     private FileObjectStore(ObjectTable table, FileJournal journal, FileChannel lockChannel) {
-        this.table = table;
+        super(table);
         this.journal = journal;
         this.lockChannel = lockChannel;
     }
@@ -89,43 +85,8 @@ public final class FileObjectStore implements ObjectStore {
     }
 
     @Override
-    public Optional<StoredObject> get(ObjectKey key) {
-        return table.get(key);
-    }
-
-    @Override
-    public List<StoredObject> list(String resource, String namespaceOrNull) {
-        return table.list(resource, namespaceOrNull);
-    }
-
-    @Override
-    public StoredObject create(ObjectKey key, ObjectNode object) {
-        return table.create(key, object);
-    }
-
-    @Override
-    public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
-        return table.replace(key, object, expectedResourceVersionOrNull);
-    }
-
-    @Override
-    public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
-        return table.replaceStatus(key, status, expectedResourceVersionOrNull);
-    }
-
-    @Override
-    public StoredObject delete(ObjectKey key) {
-        return table.delete(key);
-    }
-
-    @Override
-    public long revision() {
-        return table.revision();
-    }
-
-    @Override
     public void close() {
-        table.close();
+        super.close();
         closeQuietly(lockChannel);
     }
 

@@ -38,6 +38,7 @@ class DeployManifestsTest {
     private static List<JsonNode> manager;
     private static List<JsonNode> agent;
     private static List<JsonNode> managerAccess;
+    private static List<JsonNode> managerHa;
 
     @BeforeAll
     static void renderKustomizations() throws Exception {
@@ -55,6 +56,26 @@ class DeployManifestsTest {
         manager = kustomize.render(DEPLOY.resolve("manager/base"));
         agent = kustomize.render(DEPLOY.resolve("worker-agent/base"));
         managerAccess = kustomize.render(DEPLOY.resolve("worker-agent/manager-access"));
+        managerHa = kustomize.render(DEPLOY.resolve("manager/ha"));
+    }
+
+    @Test
+    void managerHaRunsThreeReplicasOnPostgresFromASecretJoinedByKubernetesDiscovery() {
+        assertThat(kinds(managerHa)).contains("Deployment", "PodDisruptionBudget").doesNotContain("PersistentVolumeClaim");
+        assertNamespacedObjectsIn(managerHa, "berth-system");
+        JsonNode deployment = only(managerHa, "Deployment", "berth-manager");
+        assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(3);
+        JsonNode container = deployment.at("/spec/template/spec/containers/0");
+        assertThat(container.toString()).contains("\"secretKeyRef\":{\"key\":\"url\",\"name\":\"berth-manager-postgres\"}")
+                .doesNotContain("berth-manager-data");
+        assertThat(deployment.at("/spec/template/spec/volumes").toString()).contains("\"secretName\":\"berth-manager-postgres\"");
+        JsonNode config = only(managerHa, "ConfigMap", "berth-manager-config").at("/data");
+        assertThat(config.at("/BERTH_STORE").asText()).isEqualTo("postgres");
+        assertThat(config.at("/BERTH_K8S_SERVICE_DNS").asText()).startsWith("berth-manager-hazelcast.berth-system.");
+        assertThat(config.at("/BERTH_MIN_MEMBERS_TO_LEAD").asText()).isEqualTo("2");
+        JsonNode discovery = only(managerHa, "Service", "berth-manager-hazelcast");
+        assertThat(discovery.at("/spec/clusterIP").asText()).isEqualTo("None");
+        assertThat(discovery.at("/spec/ports/0/port").asInt()).isEqualTo(5701);
     }
 
     @Test

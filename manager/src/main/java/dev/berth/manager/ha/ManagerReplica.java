@@ -1,0 +1,151 @@
+package dev.berth.manager.ha;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent.LifecycleState;
+import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.server.FollowerApi;
+import dev.berth.manager.store.ObjectStore;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One manager replica: a Hazelcast member with a clustered Vert.x, the public API port
+ * ({@link ReplicaFront}), and a {@link Leadership} that runs a {@link BerthManager} while this replica
+ * leads. All replicas share one durable store (PostgreSQL); followers read it directly, so a read on
+ * any replica sees every committed write.
+ */
+public final class ManagerReplica implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ManagerReplica.class);
+    private static final Set<LifecycleState> FENCING_STATES = Set.of(
+            LifecycleState.SHUTTING_DOWN, LifecycleState.SHUTDOWN, LifecycleState.MERGING);
+
+    private final ReplicaOptions options;
+    private final ObjectStore store;
+    private final HazelcastInstance hazelcast;
+    private final Vertx vertx;
+    private final Leadership leadership;
+    private final RequestForwarder forwarder;
+    private final ExecutorService readExecutor;
+    private final HttpServer server;
+
+    private ManagerReplica(ReplicaOptions options, ObjectStore store, HazelcastInstance hazelcast, Vertx vertx,
+                           Supplier<BerthManager> managers) {
+        this.options = options;
+        this.store = store;
+        this.hazelcast = hazelcast;
+        this.vertx = vertx;
+        this.readExecutor = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "berth-reads-" + options.replicaId());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.forwarder = new RequestForwarder(vertx);
+        String[] url = new String[1];
+        this.leadership = new Leadership(vertx, store, managers, this::eligible, options.replicaId(),
+                () -> url[0], options.leadershipCheckInterval());
+        this.server = vertx.createHttpServer()
+                .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder)
+                        .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
+                .listen(options.apiPort(), options.apiHost()).await();
+        url[0] = options.advertisedUrlFor(server.actualPort());
+        hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (FENCING_STATES.contains(event.getState())) leadership.stepDown("hazelcast member " + event.getState());
+        });
+        hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) { }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                if (!eligible()) leadership.stepDown("only " + event.getMembers().size() + " members left, "
+                        + options.minMembersToLead() + " needed to lead");
+            }
+        });
+        leadership.start();
+    }
+
+    /**
+     * Joins the cluster and starts serving; leads when it wins the election. The store is the replica's
+     * to close; managers makes a fresh manager over that store for each term of leadership.
+     */
+    public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers) {
+        HazelcastInstance hazelcast = Hazelcast.newHazelcastInstance(HazelcastSetup.config(options));
+        try {
+            VertxOptions vertxOptions = new VertxOptions();
+            vertxOptions.getEventBusOptions().setHost(options.clusterHost()).setPort(options.eventBusPort());
+            Vertx vertx = Vertx.builder().with(vertxOptions).withClusterManager(new HazelcastClusterManager(hazelcast))
+                    .buildClustered().await();
+            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers);
+            log.atInfo().setMessage("manager replica serving")
+                    .addKeyValue("replica", options.replicaId())
+                    .addKeyValue("url", replica.url())
+                    .addKeyValue("members", hazelcast.getCluster().getMembers().size())
+                    .log();
+            return replica;
+        } catch (RuntimeException e) {
+            hazelcast.getLifecycleService().terminate();
+            throw e;
+        }
+    }
+
+    private boolean eligible() {
+        return hazelcast.getLifecycleService().isRunning()
+                && hazelcast.getCluster().getMembers().size() >= options.minMembersToLead();
+    }
+
+    public String replicaId() {
+        return options.replicaId();
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    public boolean isLeader() {
+        return leadership.term() != null;
+    }
+
+    /** The fencing epoch of this replica's current term; 0 when it follows. */
+    public long epoch() {
+        Leadership.Term term = leadership.term();
+        return term == null ? 0 : term.epoch();
+    }
+
+    /** The manager this replica runs while it leads (tests, for state-thread inspection); null when following. */
+    public BerthManager leadingManager() {
+        Leadership.Term term = leadership.term();
+        return term == null ? null : term.manager();
+    }
+
+    /** Dies as a crash would look to the others: the Hazelcast member vanishes without a graceful leave. */
+    public void kill() {
+        hazelcast.getLifecycleService().terminate();
+        close();
+    }
+
+    @Override
+    public void close() {
+        leadership.close();
+        server.close().await();
+        forwarder.close();
+        vertx.close().await();
+        if (hazelcast.getLifecycleService().isRunning()) hazelcast.shutdown();
+        readExecutor.shutdownNow();
+        store.close();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.berth.manager.ha;
+
+import dev.berth.protocol.ManagerReplicas;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+
+/**
+ * The public API port of a replica. On the leader, every request goes to its running manager. On a
+ * follower, reads are served from the shared store and everything else (writes, and watches, which
+ * need the leader's change stream) is forwarded to the leader named in the {@link LeaderDirectory}.
+ * A request that was already forwarded once is never forwarded again: a replica that is not (or no
+ * longer) the leader answers it 503 with Retry-After, as it does when no leader is known.
+ */
+final class ReplicaFront {
+    private final String replicaId;
+    private final Leadership leadership;
+    private final RequestForwarder forwarder;
+
+    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder) {
+        this.replicaId = replicaId;
+        this.leadership = leadership;
+        this.forwarder = forwarder;
+    }
+
+    Router router(Vertx vertx, Router followerReads) {
+        Router front = Router.router(vertx);
+        front.route().handler(ctx -> {
+            ctx.response().putHeader(ManagerReplicas.SERVED_BY_HEADER, replicaId);
+            ctx.next();
+        });
+        front.get(ManagerReplicas.REPLICA_PATH).handler(this::describe);
+        front.route().handler(this::route);
+        front.route("/*").subRouter(followerReads);
+        return front;
+    }
+
+    private void route(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        Leadership.Term term = leadership.term();
+        if (term != null) {
+            request.pause();
+            forwarder.forward(request, "http://127.0.0.1:" + term.manager().port(), Map.of());
+        } else if (isPlainRead(request)) {
+            ctx.next();
+        } else if (request.getHeader(ManagerReplicas.FORWARDED_BY_HEADER) != null) {
+            RequestForwarder.unavailable(ctx.response(), "replica " + replicaId + " is not the leader; retry");
+        } else {
+            request.pause();
+            leadership.directory().leader().onComplete(found -> {
+                LeaderRecord leader = found.succeeded() ? found.result().orElse(null) : null;
+                if (leader == null || leader.replicaId().equals(replicaId)) {
+                    RequestForwarder.unavailable(ctx.response(), "no leader is known to replica " + replicaId + "; retry");
+                } else {
+                    forwarder.forward(request, leader.url(), Map.of(ManagerReplicas.FORWARDED_BY_HEADER, replicaId));
+                }
+            });
+        }
+    }
+
+    private static boolean isPlainRead(HttpServerRequest request) {
+        HttpMethod method = request.method();
+        boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS;
+        String watch = request.getParam("watch");
+        return read && !"true".equals(watch) && !"1".equals(watch);
+    }
+
+    private void describe(RoutingContext ctx) {
+        Leadership.Term term = leadership.term();
+        leadership.directory().leader().onComplete(found -> {
+            JsonObject body = new JsonObject().put("replicaId", replicaId).put("leader", term != null)
+                    .put("epoch", term == null ? null : term.epoch());
+            if (found.succeeded() && found.result().isPresent()) body.put("knownLeader", found.result().get().toJson());
+            ctx.response().putHeader("content-type", "application/json").end(body.encode());
+        });
+    }
+}

@@ -1,0 +1,79 @@
+package dev.berth.manager.ha;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Passes a request on to another API server (the leader, or this replica's own leading manager) and
+ * its answer back unchanged: status code, headers (Warning included) and body, streamed both ways so
+ * watches work too. An unreachable target is a 503 metav1 Status with Retry-After.
+ */
+final class RequestForwarder implements AutoCloseable {
+    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
+            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length");
+
+    private final HttpClient client;
+
+    RequestForwarder(Vertx vertx) {
+        this.client = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(32));
+    }
+
+    /** The request must be paused (or ended) when this is called, so no body bytes are lost. */
+    Future<Void> forward(HttpServerRequest in, String baseUrl, Map<String, String> extraHeaders) {
+        HttpServerResponse out = in.response();
+        RequestOptions options = new RequestOptions().setAbsoluteURI(baseUrl + in.uri()).setMethod(in.method());
+        return client.request(options)
+                .compose(request -> {
+                    copy(in.headers(), request.headers());
+                    extraHeaders.forEach(request::putHeader);
+                    String length = in.getHeader("content-length");
+                    if (length != null) request.putHeader("content-length", length);
+                    else if (!in.isEnded()) request.setChunked(true);
+                    return in.isEnded() ? request.send() : request.send(in);
+                })
+                .compose(response -> relay(response, out))
+                .recover(failure -> {
+                    if (!out.headWritten()) unavailable(out, "the leader at " + baseUrl + " is unreachable: " + failure.getMessage());
+                    else out.reset();
+                    return Future.succeededFuture();
+                });
+    }
+
+    private static Future<Void> relay(HttpClientResponse response, HttpServerResponse out) {
+        out.setStatusCode(response.statusCode());
+        out.setStatusMessage(response.statusMessage());
+        copy(response.headers(), out.headers());
+        String length = response.getHeader("content-length");
+        if (length != null) out.putHeader("content-length", length);
+        else out.setChunked(true);
+        return response.pipeTo(out);
+    }
+
+    private static void copy(MultiMap from, MultiMap to) {
+        for (Map.Entry<String, String> header : from) {
+            if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) to.add(header.getKey(), header.getValue());
+        }
+    }
+
+    /** A metav1 Status 503 that tells the client to retry: no leader is known or reachable now. */
+    static void unavailable(HttpServerResponse out, String message) {
+        JsonObject status = new JsonObject().put("kind", "Status").put("apiVersion", "v1").put("metadata", new JsonObject())
+                .put("status", "Failure").put("message", message).put("reason", "ServiceUnavailable").put("code", 503);
+        out.setStatusCode(503).putHeader("content-type", "application/json").putHeader("Retry-After", "1").end(status.encode());
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
