@@ -4,11 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
+import dev.berth.manager.security.UserInfo;
+import dev.berth.manager.security.edge.ApiSecurity;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -33,6 +36,7 @@ public final class ApiServer {
     private final ObjectService service;
     private final ExecutorService stateExecutor;
     private final long bodyLimitBytes;
+    private final ApiSecurity security;
 
     /** The answer to one request. */
     private record Reply(int code, ObjectNode body, List<String> warnings, ResourcePath target) {
@@ -42,9 +46,14 @@ public final class ApiServer {
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
+        this(service, stateExecutor, bodyLimitBytes, ApiSecurity.limitsOnly());
+    }
+
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, ApiSecurity security) {
         this.service = service;
         this.stateExecutor = stateExecutor;
         this.bodyLimitBytes = bodyLimitBytes;
+        this.security = security;
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor) {
@@ -52,11 +61,17 @@ public final class ApiServer {
     }
 
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
-        return vertx.createHttpServer().requestHandler(router(vertx)).listen(port, host);
+        return start(vertx, host, port, new HttpServerOptions());
+    }
+
+    /** With server options, e.g. TLS. */
+    public Future<HttpServer> start(Vertx vertx, String host, int port, HttpServerOptions options) {
+        return vertx.createHttpServer(options).requestHandler(router(vertx)).listen(port, host);
     }
 
     public Router router(Vertx vertx) {
         Router router = Router.router(vertx);
+        router.route().handler(security::guard);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/readyz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -74,20 +89,22 @@ public final class ApiServer {
         String path = ctx.request().path();
         String contentType = ctx.request().getHeader("content-type");
         String labelSelector = ctx.request().getParam("labelSelector");
+        UserInfo caller = security.caller(ctx);
         byte[] body = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
         CompletableFuture<Reply> work = CompletableFuture.supplyAsync(
-                () -> answer(method, path, contentType, labelSelector, body), stateExecutor);
+                () -> answer(method, path, contentType, labelSelector, body, caller), stateExecutor);
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
                 .onSuccess(reply -> send(ctx, reply, method.name(), path))
                 .onFailure(e -> send(ctx, unexpected(e, method, path), method.name(), path));
     }
 
     /** Runs on the state thread. */
-    private Reply answer(HttpMethod method, String requestPath, String contentType, String labelSelector, byte[] body) {
+    private Reply answer(HttpMethod method, String requestPath, String contentType, String labelSelector, byte[] body, UserInfo caller) {
         ResourcePath path = null;
         try {
             ApiRoute route = ApiRoute.resolve(requestPath, service.registry());
             path = route.path();
+            checkWrite(method, route, contentType, body, caller);
             return dispatch(method, route, contentType, labelSelector, body).about(path);
         } catch (ApiException e) {
             return failure(e).about(path);
@@ -112,6 +129,17 @@ public final class ApiServer {
             if (method == HttpMethod.DELETE) return ok(200, service.delete(path));
         }
         throw ApiException.methodNotAllowed(method.name());
+    }
+
+    /** Object limits and priority-class use, on the parsed body of a write, before any hook sees it. */
+    private void checkWrite(HttpMethod method, ApiRoute route, String contentType, byte[] body, UserInfo caller) {
+        if (method != HttpMethod.POST && method != HttpMethod.PUT && method != HttpMethod.PATCH) return;
+        String media = ManifestReader.mediaType(contentType);
+        String readAs = ManifestReader.isJson(contentType) ? contentType
+                : ManifestReader.isYaml(contentType) || media.endsWith("+yaml") ? "application/yaml" : null;
+        if (readAs == null) return;
+        List<ObjectNode> documents = ManifestReader.read(body, readAs);
+        if (documents.size() == 1) security.checkWrite(caller, route.path(), documents.get(0), body.length);
     }
 
     private static ObjectNode single(byte[] body, String contentType) {

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.FieldCause;
 
 /** Renders an {@link ApiException} as a metav1 Status object. */
-final class StatusBody {
+public final class StatusBody {
     private StatusBody() {}
 
-    static ObjectNode of(ApiException e) {
+    public static ObjectNode of(ApiException e) {
         ObjectNode status = JsonNodeFactory.instance.objectNode();
         status.put("kind", "Status");
         status.put("apiVersion", "v1");

@@ -6,6 +6,7 @@ import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.edge.SecureServer;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -45,6 +46,8 @@ public final class BerthManager implements AutoCloseable {
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
     private WorkerClusters workerClusters;
+    private dev.berth.manager.security.SecurityOptions security;
+    private final Clock clock;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -52,6 +55,7 @@ public final class BerthManager implements AutoCloseable {
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
         this.store = store;
+        this.clock = clock;
         this.dispatchOptions = dispatchOptions;
         this.state = new ManagerState(store);
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
@@ -82,7 +86,15 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
-        return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+        if (security == null) return new ApiServer(service, stateThread).start(vertx, host, port).onSuccess(s -> this.server = s);
+        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, SecureServer.security(security, state.rbac, clock))
+                .start(vertx, host, port, SecureServer.serverOptions(security)).onSuccess(s -> this.server = s);
+    }
+
+    /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */
+    public BerthManager secure(dev.berth.manager.security.SecurityOptions options) {
+        this.security = options;
+        return this;
     }
 
     /** The fencing epoch of this manager run. */
