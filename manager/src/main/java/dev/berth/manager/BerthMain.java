@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <pre>
  * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
- *                    [--retain-finished DURATION]
+ *                    [--retain-finished DURATION] [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  */
 public final class BerthMain {
@@ -29,6 +29,7 @@ public final class BerthMain {
         Path examples = Path.of("examples", "queues");
         boolean fairSharing = false;
         Duration retain = null;
+        java.util.Map<String, String> securityFlags = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -39,6 +40,10 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 default -> {
+                    if (dev.berth.manager.security.SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
+                        securityFlags.put(args[i], args[++i]);
+                        continue;
+                    }
                     System.err.println("unknown argument: " + args[i]);
                     System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H]");
                     System.exit(2);
@@ -48,10 +53,12 @@ public final class BerthMain {
         Files.createDirectories(data);
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
         BerthManager manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), options);
+        var security = dev.berth.manager.security.SecurityFlags.parse(securityFlags, data);
+        security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();
         int loaded = Files.isDirectory(examples) ? manager.loadManifests(examples) : 0;
-        String url = "http://" + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + manager.port();
+        String url = (security.flatMap(o -> o.tls()).isPresent() ? "https://" : "http://") + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + manager.port();
         for (String line : List.of(
                 "Berth manager is serving the Kubernetes API on " + url,
                 "  store: " + data.toAbsolutePath() + (loaded > 0 ? " (loaded " + loaded + " example objects from " + examples + ")" : ""),
