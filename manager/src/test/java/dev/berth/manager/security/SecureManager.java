@@ -94,7 +94,8 @@ final class SecureManager implements AutoCloseable {
         if (token != null) request.header("Authorization", "Bearer " + token);
         if (contentType != null) request.header("Content-Type", contentType);
         HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        JsonNode json = response.body().length == 0 ? JSON.createObjectNode() : JSON.readTree(response.body());
+        boolean isJson = response.headers().firstValue("content-type").orElse("").contains("json");
+        JsonNode json = response.body().length == 0 || !isJson ? JSON.createObjectNode() : JSON.readTree(response.body());
         return new Reply(response.statusCode(), json, response.headers());
     }
 

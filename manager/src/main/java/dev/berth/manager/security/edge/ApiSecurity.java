@@ -65,6 +65,7 @@ public final class ApiSecurity {
         RequestAttributes attributes = RequestAttributes.of(request.method().name(), request.path(),
                 "true".equals(request.getParam("watch")) || "1".equals(request.getParam("watch")));
         Optional<String> token = bearer(request.getHeader("Authorization"));
+        request.pause();
         if (token.isEmpty()) {
             refuse(ctx, anonymous(), attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
             return;
@@ -97,6 +98,7 @@ public final class ApiSecurity {
         boolean dryRun = ctx.request().params().contains("dryRun");
         ctx.addEndHandler(done -> record(user, attributes, ctx.response().getStatusCode(), dryRun));
         ctx.next();
+        ctx.request().resume();
     }
 
     /** The caller the guard authenticated, or null when security is off. */
