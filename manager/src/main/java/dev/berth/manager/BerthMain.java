@@ -26,6 +26,7 @@ import java.util.Map;
  *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
  *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME]
+ *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
  * environment variables (BERTH_WORKER_LOST_TIMEOUT=30s); a flag wins. A bad value, or a dispatch lease
@@ -46,6 +47,7 @@ public final class BerthMain {
         Duration retain = null;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         LaunchSettings settings = new LaunchSettings(System.getenv());
+        java.util.Map<String, String> securityFlags = new java.util.HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -56,6 +58,10 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 default -> {
+                    if (dev.berth.manager.security.SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
+                        securityFlags.put(args[i], args[++i]);
+                        continue;
+                    }
                     if (LaunchSettings.FLAGS.containsKey(args[i]) && i + 1 < args.length) {
                         settings.setFlag(args[i], args[++i]);
                         continue;
@@ -82,6 +88,7 @@ public final class BerthMain {
         }
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
         ObjectStore store = settings.openStore(data, Clock.systemUTC());
+        var security = dev.berth.manager.security.SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store,
                     () -> new BerthManager(store, Clock.systemUTC(), options, dispatchOptions));
@@ -91,10 +98,11 @@ public final class BerthMain {
             return;
         }
         BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
+        security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();
         int loaded = Files.isDirectory(examples) ? manager.loadManifests(examples) : 0;
-        String url = "http://" + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + manager.port();
+        String url = (security.flatMap(o -> o.tls()).isPresent() ? "https://" : "http://") + ("0.0.0.0".equals(host) ? "localhost" : host) + ":" + manager.port();
         for (String line : List.of(
                 "Berth manager is serving the Kubernetes API on " + url,
                 "  store: " + settings.describeStore(data) + (loaded > 0 ? " (loaded " + loaded + " example objects from " + examples + ")" : ""),

@@ -31,6 +31,12 @@ class ArchitectureTest {
             .because("decisions are pure Java over snapshots; I/O and frameworks live at the edges");
 
     @ArchTest
+    static final ArchRule security_decisions_do_not_depend_on_vertx = noClasses()
+            .that().resideInAPackage("dev.berth.manager.security")
+            .should().dependOnClassesThat().resideInAnyPackage("io.vertx..")
+            .because("authentication, RBAC, limits and audit records are plain Java; the Vert.x edge is security.edge");
+
+    @ArchTest
     static final ArchRule decisions_do_not_read_the_clock = noClasses()
             .that().resideInAnyPackage(PURE_PACKAGES)
             .should().callMethod(System.class, "currentTimeMillis")

@@ -2,11 +2,15 @@ package dev.berth.manager.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
+import dev.berth.manager.security.UserInfo;
+import dev.berth.manager.security.edge.ApiSecurity;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -41,10 +45,16 @@ public final class ApiServer {
     private final Clock clock;
     private final RequestRouter requests;
     private final DiscoveryRoutes discovery;
+    private final ApiSecurity security;
 
-    /** watchesOrNull: without a hub, {@code ?watch=true} answers 405. */
-    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
+    /**
+     * watchesOrNull: without a hub, {@code ?watch=true} answers 405. security: who may do what, rate
+     * limits, object limits and the audit log ({@link ApiSecurity#limitsOnly()} serves everyone).
+     */
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull,
+            Clock clock, ApiSecurity security) {
         this.service = service;
+        this.security = security;
         this.stateExecutor = stateExecutor;
         this.bodyLimitBytes = bodyLimitBytes;
         this.watches = watchesOrNull;
@@ -52,6 +62,14 @@ public final class ApiServer {
         this.requests = new RequestRouter(service, clock);
         Discovery documents = new Discovery(service.registry());
         this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents));
+    }
+
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
+        this(service, stateExecutor, bodyLimitBytes, watchesOrNull, clock, ApiSecurity.limitsOnly());
+    }
+
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, ApiSecurity security) {
+        this(service, stateExecutor, bodyLimitBytes, null, Clock.systemUTC(), security);
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
@@ -69,11 +87,17 @@ public final class ApiServer {
     }
 
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
-        return vertx.createHttpServer().requestHandler(router(vertx)).listen(port, host);
+        return start(vertx, host, port, new HttpServerOptions());
+    }
+
+    /** Serves with the given options (TLS among them). */
+    public Future<HttpServer> start(Vertx vertx, String host, int port, HttpServerOptions options) {
+        return vertx.createHttpServer(options).requestHandler(router(vertx)).listen(port, host);
     }
 
     public Router router(Vertx vertx) {
         Router router = Router.router(vertx);
+        router.route().handler(security::guard);
         router.get("/healthz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/readyz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -94,7 +118,8 @@ public final class ApiServer {
             watch(ctx, request);
             return;
         }
-        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> answer(request), stateExecutor);
+        UserInfo caller = security.caller(ctx);
+        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> answer(request, caller), stateExecutor);
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
                 .onSuccess(reply -> send(ctx, reply, request.method(), request.path()))
                 .onFailure(e -> send(ctx, unexpected(e, request), request.method(), request.path()));
@@ -109,17 +134,32 @@ public final class ApiServer {
     }
 
     /** Runs on the state thread. */
-    private ApiReply answer(ApiRequest request) {
+    private ApiReply answer(ApiRequest request, UserInfo caller) {
         ResourcePath path = null;
         try {
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             path = route.path();
+            checkWrite(request, route, caller);
             return requests.answer(request, route).about(path);
         } catch (ApiException e) {
             return ApiReply.failure(e).about(path);
         } catch (InvalidObjectException e) {
             return ApiReply.failure(ApiException.of(e, null, null)).about(path);
         }
+    }
+
+    /** Object limits and priority-class use, on the parsed body of a write, before any hook sees it. */
+    private void checkWrite(ApiRequest request, ApiRoute route, UserInfo caller) {
+        String method = request.method();
+        if (!method.equals("POST") && !method.equals("PUT") && !method.equals("PATCH")) return;
+        String contentType = request.contentType();
+        String media = ManifestReader.mediaType(contentType);
+        if (media.equals("application/json-patch+json")) return;
+        String readAs = ManifestReader.isJson(contentType) ? contentType
+                : ManifestReader.isYaml(contentType) || media.endsWith("+yaml") ? "application/yaml" : null;
+        if (readAs == null) return;
+        List<ObjectNode> documents = ManifestReader.read(request.body(), readAs);
+        if (documents.size() == 1) security.checkWrite(caller, route.path(), documents.get(0), request.body().length);
     }
 
     private void watch(RoutingContext ctx, ApiRequest request) {

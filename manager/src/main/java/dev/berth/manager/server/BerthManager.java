@@ -14,6 +14,9 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
+import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.SecureServer;
+import io.vertx.core.http.HttpServerOptions;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -61,6 +64,7 @@ public final class BerthManager implements AutoCloseable {
     private volatile WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
     private boolean closesStore = true;
+    private dev.berth.manager.security.SecurityOptions security;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -116,9 +120,18 @@ public final class BerthManager implements AutoCloseable {
         VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
                 new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
-        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock).withRoutes(metricsEndpoint::register)
+        ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly() : SecureServer.security(security, state.rbac, clock);
+        HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
+        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity)
+                .withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
-                .start(vertx, host, port).onSuccess(s -> this.server = s);
+                .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);
+    }
+
+    /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */
+    public BerthManager secure(dev.berth.manager.security.SecurityOptions options) {
+        this.security = options;
+        return this;
     }
 
     /** The manager's metrics registry: other binders (resilience4j, Vert.x) add their meters here. */

@@ -14,6 +14,7 @@ import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.PriorityClassDecoder;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
+import dev.berth.manager.security.RbacResources;
 import dev.berth.protocol.KueueApi;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,10 @@ final class ManagerResources {
                 .add(Resources.MULTIKUEUE_CONFIGS, multiKueue.configHooks(), KueueApi.V1BETA1)
                 .add(Resources.SECRETS, multiKueue.secretHooks())
                 .add(Resources.EVENTS, dev.berth.manager.api.ObjectHooks.NONE)
+                .add(RbacResources.ROLES, state.rbac.hooks(false))
+                .add(RbacResources.CLUSTER_ROLES, state.rbac.hooks(false))
+                .add(RbacResources.ROLE_BINDINGS, state.rbac.hooks(true))
+                .add(RbacResources.CLUSTER_ROLE_BINDINGS, state.rbac.hooks(true))
                 .build();
     }
 

@@ -19,9 +19,12 @@ final class ManagerState {
     Dispatcher dispatcher;
     /** Null until dispatch is wired. */
     MultiKueueHooks multiKueue;
+    /** The RBAC policy, rebuilt from the store when a role or binding is written. */
+    final dev.berth.manager.security.RbacPolicySource rbac;
 
     ManagerState(ObjectStore store) {
         this.store = store;
+        this.rbac = new dev.berth.manager.security.RbacPolicySource(store);
     }
 
     void reschedule() {

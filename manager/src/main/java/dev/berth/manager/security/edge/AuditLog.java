@@ -1,0 +1,51 @@
+package dev.berth.manager.security.edge;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.manager.security.AuditRecord;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Appends one JSON line per {@link AuditRecord} to a file, flushed per line. Thread-safe. */
+public final class AuditLog implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Path file;
+    private final OutputStream out;
+
+    public AuditLog(Path file) throws IOException {
+        this.file = file;
+        if (file.getParent() != null) Files.createDirectories(file.getParent());
+        this.out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public synchronized void record(AuditRecord record) {
+        try {
+            out.write((JSON.writeValueAsString(record.toJson()) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            log.atError().setMessage("cannot write the audit log").addKeyValue("file", file.toString()).setCause(e).log();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            out.close();
+        } catch (IOException e) {
+            log.atWarn().setMessage("cannot close the audit log").addKeyValue("file", file.toString()).log();
+        }
+    }
+}
