@@ -21,6 +21,7 @@ class KillLeaderDrill {
 
     @Test
     void acknowledgedSubmissionsFinishExactlyOnceAcrossALeaderDeath() {
+        DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
         try (DrillEnvironment env = DrillEnvironment.start("kill-leader", DrillSetup.twoSites().withReplicas(3))) {

@@ -25,6 +25,7 @@ final class LostSiteScenario {
     private LostSiteScenario() {}
 
     static void run(String drill, String invariant, Consumer<Fault> fault, Consumer<Fault> heal) {
+        DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
         try (DrillEnvironment env = DrillEnvironment.start(drill, DrillSetup.twoSites().withManagerFlags(ManagerFlags.FAILOVER))) {

@@ -23,6 +23,7 @@ class RestartManagersDrill {
 
     @Test
     void acknowledgedWorkSurvivesAFullRestartAndRunningWorkIsReadopted() {
+        DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
         try (DrillEnvironment env = DrillEnvironment.start("restart-managers", DrillSetup.twoSites())) {

@@ -26,6 +26,7 @@ class SlowAndFlappingClusterDrill {
 
     @Test
     void latencyAndAFlappingUplinkEvictNothing() {
+        DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
         try (DrillEnvironment env = DrillEnvironment.start("slow-and-flapping", DrillSetup.twoSites())) {
@@ -68,6 +69,7 @@ class SlowAndFlappingClusterDrill {
     @Test
     @Tag("needs-failover")
     void aHungClusterNeverBlocksDispatchToTheOthers() {
+        DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
         try (DrillEnvironment env = DrillEnvironment.start("hung-cluster", DrillSetup.twoSites().withManagerFlags(ManagerFlags.FAILOVER))) {
