@@ -55,7 +55,7 @@ public final class ManagerReplica {
     }
 
     public ManagerApi api() {
-        return new ManagerApi("http://" + container.getHost() + ":" + container.getMappedPort(API_PORT));
+        return new ManagerApi("http://127.0.0.1:" + container.getMappedPort(API_PORT));
     }
 
     void saveLogs(Path dir, String name) {

@@ -31,13 +31,28 @@ public final class Uplink {
         post("/up");
     }
 
+    /** Posts a control request, retrying a refused connection for a few seconds (the proxy may be busy starting). */
     private void post(String path) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
+                .ignoreExceptionsInstanceOf(UplinkUnreachable.class).until(() -> {
+                    postOnce(path);
+                    return true;
+                });
+    }
+
+    private static final class UplinkUnreachable extends RuntimeException {
+        UplinkUnreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private void postOnce(String path) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(controlUrl + path))
                     .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) throw new IllegalStateException("uplink " + path + " answered " + response.statusCode() + ": " + response.body());
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("uplink control " + controlUrl + path + " unreachable", e);
+            throw new UplinkUnreachable("uplink control " + controlUrl + path + " unreachable", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -115,7 +115,8 @@ public final class WorkerSite {
     }
 
     public Uplink uplink() {
-        return new Uplink("http://" + uplink.getHost() + ":" + uplink.getMappedPort(UPLINK_CONTROL_PORT));
+        // 127.0.0.1, not getHost() ("localhost"): a drill reaches containers only on IPv4 loopback.
+        return new Uplink("http://127.0.0.1:" + uplink.getMappedPort(UPLINK_CONTROL_PORT));
     }
 
     /** The whole cluster dies at once: its API server with every pod it ran, and its agent. */
