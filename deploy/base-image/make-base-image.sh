@@ -14,8 +14,10 @@ tag="${1:-berth/base:local}"
 # java.management/jdk.management: Hazelcast and Micrometer JVM metrics; java.naming + jdk.naming.dns:
 # Netty's DNS and JNDI lookups; java.sql: Jackson's java.sql.Date support; jdk.unsupported:
 # sun.misc.Unsafe for Netty, Hazelcast and Jackson; jdk.crypto.ec: TLS to API servers with EC keys;
-# jdk.localedata is left out (English only); java.desktop is not needed by any dependency.
-default_modules="java.base,java.logging,java.management,jdk.management,java.naming,jdk.naming.dns,java.net.http,java.sql,java.xml,java.security.jgss,jdk.unsupported,jdk.crypto.ec,jdk.zipfs"
+# java.desktop: java.beans, which SnakeYAML needs to read a YAML request body (without it every YAML POST to
+# the manager fails with NoClassDefFoundError: java/beans/IntrospectionException; the chaos drills found it);
+# jdk.localedata is left out (English only).
+default_modules="java.base,java.logging,java.management,jdk.management,java.naming,jdk.naming.dns,java.net.http,java.sql,java.xml,java.security.jgss,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.desktop"
 modules="${BERTH_JRE_MODULES:-$default_modules}"
 
 if [ -z "${JAVA_HOME:-}" ]; then

@@ -10,14 +10,14 @@ import java.nio.file.Path;
 final class Kubeconfig {
     private Kubeconfig() {}
 
-    static String render(String clusterName, int port) {
+    static String render(String clusterName, String host, int port) {
         String user = clusterName + "-admin";
         return "apiVersion: v1\n"
             + "kind: Config\n"
             + "clusters:\n"
             + "- name: " + clusterName + "\n"
             + "  cluster:\n"
-            + "    server: http://127.0.0.1:" + port + "\n"
+            + "    server: http://" + host + ":" + port + "\n"
             + "contexts:\n"
             + "- name: " + clusterName + "\n"
             + "  context:\n"
@@ -31,10 +31,10 @@ final class Kubeconfig {
             + "    token: virtual-cluster-" + clusterName + "\n";
     }
 
-    static void write(Path file, String clusterName, int port) {
+    static void write(Path file, String clusterName, String host, int port) {
         try {
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, render(clusterName, port), StandardCharsets.UTF_8);
+            Files.writeString(tmp, render(clusterName, host, port), StandardCharsets.UTF_8);
             Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

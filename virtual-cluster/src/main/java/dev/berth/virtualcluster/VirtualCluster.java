@@ -45,6 +45,12 @@ public final class VirtualCluster implements AutoCloseable {
     }
 
     public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period) {
+        return start(name, profile, dir, spot, period, ServingAddress.LOOPBACK);
+    }
+
+    /** As above, serving on {@code address}; the kubeconfig names its advertised host (a container's network alias, say). */
+    public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period,
+                                       ServingAddress address) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -53,7 +59,7 @@ public final class VirtualCluster implements AutoCloseable {
         KubernetesMockServer server = new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         try {
-            server.init(InetAddress.getByName("127.0.0.1"), 0);
+            server.init(InetAddress.getByName(address.bindHost()), address.port());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -69,10 +75,11 @@ public final class VirtualCluster implements AutoCloseable {
             }
         }
         Path kubeconfig = dir.resolve(KUBECONFIG_FILE);
-        Kubeconfig.write(kubeconfig, name, server.getPort());
+        Kubeconfig.write(kubeconfig, name, address.advertisedHost(), server.getPort());
         ClusterSimulator simulator = new ClusterSimulator(client, name, dir, period, Clock.systemUTC());
         simulator.start();
-        LOG.info("Virtual cluster {} serves on 127.0.0.1:{} with {} node pool(s)", name, server.getPort(), profile.pools().size());
+        LOG.info("Virtual cluster {} serves on {}:{} (advertised as {}) with {} node pool(s)", name, address.bindHost(), server.getPort(),
+            address.advertisedHost(), profile.pools().size());
         return new VirtualCluster(name, server, client, simulator, kubeconfig);
     }
 

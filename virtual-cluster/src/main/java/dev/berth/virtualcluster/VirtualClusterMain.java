@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one virtual cluster as a process:
- * {@code VirtualClusterMain --name <name> --dir <dir> --profile <profile> [--spot] [--period-ms 200] [--ignore-stdin]}.
+ * {@code VirtualClusterMain --name <name> --dir <dir> --profile <profile> [--spot] [--period-ms 200] [--ignore-stdin]
+ * [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST]}. In a container, bind 0.0.0.0 on a fixed port and
+ * advertise the container's network alias: the kubeconfig then works from the other containers on that network.
  * Prints {@code READY <port> <kubeconfig>} once serving and writes {@code <dir>/ready} with the port.
  * Stops cleanly on SIGTERM or when stdin closes (unless --ignore-stdin, for shell scripts).
  */
@@ -34,7 +36,10 @@ public final class VirtualClusterMain {
         Duration period = Duration.ofMillis(Long.parseLong(options.getOrDefault("period-ms",
             Long.toString(VirtualCluster.DEFAULT_PERIOD.toMillis()))));
 
-        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period);
+        ServingAddress address = ServingAddress.of(options.getOrDefault("bind-host", "127.0.0.1"),
+            Integer.parseInt(options.getOrDefault("port", "0")), options.get("advertise-host"));
+
+        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period, address);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread shutdown = new Thread(() -> {
             cluster.close();
@@ -87,7 +92,8 @@ public final class VirtualClusterMain {
         String value = options.get(key);
         if (value == null) {
             throw new IllegalArgumentException("missing --" + key
-                + " (usage: --name <name> --dir <dir> --profile a100:3x8[,h100:2x8][,cpu:2] [--spot] [--period-ms 200] [--ignore-stdin])");
+                + " (usage: --name <name> --dir <dir> --profile a100:3x8[,h100:2x8][,cpu:2] [--spot] [--period-ms 200] [--ignore-stdin]"
+                + " [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST])");
         }
         return value;
     }

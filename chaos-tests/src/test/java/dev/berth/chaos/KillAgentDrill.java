@@ -1,0 +1,21 @@
+package dev.berth.chaos;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drill 1: kill a worker agent while its workloads run.
+ *
+ * <p>Invariant: when an agent dies, every workload it ran is evicted after workerLostTimeout and runs
+ * to completion elsewhere exactly once, and never two attempts of it at the same time.
+ */
+@Tag("needs-failover")
+class KillAgentDrill {
+    static final String INVARIANT = "When an agent dies, its workloads are redispatched after workerLostTimeout and each finishes"
+            + " exactly once, never two attempts at the same time.";
+
+    @Test
+    void workloadsOfADeadAgentFinishElsewhereExactlyOnce() {
+        LostSiteScenario.run("kill-agent", INVARIANT, lost -> Faults.kill(lost.site().agent()), lost -> { });
+    }
+}

@@ -1,0 +1,54 @@
+package dev.berth.chaos;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drill 5: kill the leader among three manager replicas during a burst of submissions.
+ *
+ * <p>Invariant: every submission acknowledged by any replica, before or after the leader's death,
+ * finishes exactly once; the new leader dispatches without duplicating any dispatch.
+ */
+@Tag("needs-ha")
+class KillLeaderDrill {
+    static final String INVARIANT = "Every submission acknowledged by any replica, before or after the leader dies, finishes exactly"
+            + " once; the new leader dispatches with no duplicate dispatch.";
+    private static final int BURST = 24;
+
+    @Test
+    void acknowledgedSubmissionsFinishExactlyOnceAcrossALeaderDeath() {
+        DockerRequirement.require();
+        DrillTimeline timeline = new DrillTimeline();
+        DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
+        try (DrillEnvironment env = DrillEnvironment.start("kill-leader", DrillSetup.twoSites().withReplicas(3))) {
+            ManagerReplica leader = await().atMost(DrillEnvironment.PATIENCE).until(() -> Leadership.leader(env), r -> r != null);
+            for (int i = 0; i < BURST; i++) {
+                if (i == BURST / 3) {
+                    env.say("killing leader " + leader.alias() + " mid-burst");
+                    timeline.fault();
+                    env.killManager(leader);
+                }
+                env.submit("burst-" + i, 1, "PT15S");
+            }
+            await().atMost(DrillEnvironment.PATIENCE).pollInterval(Duration.ofMillis(200)).until(() -> Leadership.leader(env) != null);
+            timeline.detected();
+            String after = "after-failover";
+            env.submit(after, 1, "PT5S");
+            await().atMost(DrillEnvironment.PATIENCE).pollInterval(Duration.ofMillis(200))
+                    .until(() -> DrillEnvironment.isRunning(env.workloadOf(after)) || DrillEnvironment.isFinished(env.workloadOf(after)));
+            timeline.recovered();
+            timeline.note("acknowledged", env.acknowledged().size());
+            timeline.note("detection", "a surviving replica reports itself leader");
+            timeline.note("recovery", "a job submitted after the failover is dispatched and running");
+            env.awaitAllFinished(Duration.ofMinutes(3));
+            verdict = env.verdict();
+            verdict.assertHolds();
+        } finally {
+            DrillReport.write("kill-leader", INVARIANT, timeline, verdict);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.berth.chaos;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * The manager flags the drills that wait on later features run with, in one place so that the
+ * integrator adjusts them here when the features merge with other names. {@code BerthMain} rejects an
+ * unknown flag, so a drill enabled before its feature exists fails at start-up, loudly.
+ */
+final class ManagerFlags {
+    /** Failover (issue 5): a worker cluster is lost after 10 s; dispatch leases (shorter) run out first. */
+    static final List<String> FAILOVER = List.of("--worker-lost-timeout", "PT10S", "--dispatch-lease", "PT4S");
+
+    static final int CLUSTER_PORT = 5701;
+
+    private ManagerFlags() {}
+
+    /**
+     * High availability (issue 5; the flags of the ha workstream's {@code LaunchSettings}): replica
+     * {@code index} of {@code count}, a Hazelcast member on its network alias joining the others by
+     * theirs, over one shared PostgreSQL store. The store's JDBC URL, reachable from the containers,
+     * comes from the system property {@code chaos.pgUrl} (user {@code chaos.pgUser}, password
+     * {@code chaos.pgPassword}); a drill with replicas fails at once without it.
+     */
+    static List<String> replica(int index, int count) {
+        String pgUrl = System.getProperty("chaos.pgUrl");
+        if (pgUrl == null || pgUrl.isBlank()) {
+            throw new IllegalStateException("manager replicas share a PostgreSQL store: run with -Dchaos.pgUrl=jdbc:postgresql://HOST:5432/DB"
+                    + " reachable from the drill's containers");
+        }
+        String members = String.join(",", IntStream.range(0, count).mapToObj(i -> alias(i) + ":" + CLUSTER_PORT).toList());
+        return new ArrayList<>(List.of("--store", "postgres", "--pg-url", pgUrl,
+                "--pg-user", System.getProperty("chaos.pgUser", "berth"),
+                "--replica-id", alias(index), "--cluster-members", members,
+                "--cluster-host", alias(index), "--cluster-port", Integer.toString(CLUSTER_PORT),
+                "--advertise-url", "http://" + alias(index) + ":" + ManagerReplica.API_PORT));
+    }
+
+    /** The PostgreSQL password for replicas, passed as BERTH_PG_PASSWORD (the ha workstream's variable for tests and drills). */
+    static String pgPassword() {
+        return System.getProperty("chaos.pgPassword", "");
+    }
+
+    static String alias(int index) {
+        return "manager-" + index;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.berth.chaos;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drill 2: freeze a worker agent (docker pause), then thaw it once its workloads have moved.
+ *
+ * <p>Invariant: a frozen agent's workloads finish exactly once elsewhere, and when it thaws it never
+ * runs or reports a stale attempt: no two attempts of a workload ever overlap.
+ */
+@Tag("needs-failover")
+class PauseAgentDrill {
+    static final String INVARIANT = "A frozen agent's workloads finish exactly once elsewhere; thawed, it runs no stale attempt,"
+            + " so no two attempts ever overlap.";
+
+    @Test
+    void aFrozenAgentsWorkloadsMoveAndItsThawRunsNothingStale() {
+        LostSiteScenario.run("pause-agent", INVARIANT, lost -> Faults.pause(lost.site().agent()), lost -> Faults.unpause(lost.site().agent()));
+    }
+}
