@@ -101,7 +101,19 @@ class AgentIntegrationTest {
         if (agent != null) agent.stop().toCompletionStage().toCompletableFuture().get();
         if (client != null) client.close();
         if (vertx != null) vertx.close().toCompletionStage().toCompletableFuture().get();
-        if (server != null) server.destroy();
+        if (server != null) destroyQuietly(server);
+    }
+
+    /**
+     * The mock server's shutdown waits a fixed few seconds for its own Vert.x to close; on a saturated
+     * machine that wait can run out after every assertion has passed. Teardown is not behaviour.
+     */
+    static void destroyQuietly(KubernetesMockServer server) {
+        try {
+            server.destroy();
+        } catch (IllegalStateException slowShutdown) {
+            System.err.println("mock API server shutdown was slow: " + slowShutdown.getMessage());
+        }
     }
 
     static FlavorDefinition gpuFlavor(String name, String product) {
