@@ -90,8 +90,11 @@ public final class BerthMain {
         ObjectStore store = settings.openStore(data, Clock.systemUTC());
         var security = dev.berth.manager.security.SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {
-            ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store,
-                    () -> new BerthManager(store, Clock.systemUTC(), options, dispatchOptions));
+            ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
+                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
+                security.ifPresent(secured -> leading.secure(secured.withoutTls()));
+                return leading;
+            }, security.orElse(null));
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));

@@ -3,6 +3,7 @@ package dev.berth.system;
 import dev.berth.agent.Agent;
 import dev.berth.agent.AgentConfig;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.ObjectStore;
@@ -39,7 +40,10 @@ public final class BerthSystem implements AutoCloseable {
     private final BerthManager manager;
     private final Path dir;
 
-    private BerthSystem(Vertx vertx, List<RunningWorker> workers, BerthManager manager, Path dir) {
+    private final String scheme;
+
+    private BerthSystem(Vertx vertx, List<RunningWorker> workers, BerthManager manager, Path dir, String scheme) {
+        this.scheme = scheme;
         this.vertx = vertx;
         this.workers = workers;
         this.manager = manager;
@@ -59,6 +63,13 @@ public final class BerthSystem implements AutoCloseable {
     /** As above, with dispatch and failover options (workerLostTimeout, lease, health tolerances, resilience). */
     public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
                                     DispatchOptions dispatch, String host, int port, List<Path> queueManifests) throws IOException {
+        return start(dir, clusters, store, options, dispatch, host, port, queueManifests, null);
+    }
+
+    /** As above, with the manager's API secured (authentication, RBAC, TLS) when securityOrNull is given. */
+    public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
+                                    DispatchOptions dispatch, String host, int port, List<Path> queueManifests,
+                                    SecurityOptions securityOrNull) throws IOException {
         Files.createDirectories(dir);
         Vertx vertx = Vertx.vertx();
         List<CompletableFuture<VirtualClusterProcess>> starting = new ArrayList<>();
@@ -77,8 +88,10 @@ public final class BerthSystem implements AutoCloseable {
                     .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
         BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch);
+        if (securityOrNull != null) manager.secure(securityOrNull);
         manager.start(vertx, host, port).await();
-        BerthSystem system = new BerthSystem(vertx, workers, manager, dir);
+        boolean tls = securityOrNull != null && securityOrNull.tls().isPresent();
+        BerthSystem system = new BerthSystem(vertx, workers, manager, dir, tls ? "https" : "http");
         for (Path manifests : queueManifests) manager.loadManifests(manifests);
         system.registerClusters();
         return system;
@@ -154,7 +167,7 @@ public final class BerthSystem implements AutoCloseable {
     }
 
     public String apiUrl() {
-        return "http://127.0.0.1:" + manager.port();
+        return scheme + "://127.0.0.1:" + manager.port();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.berth.system;
 
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.QuickstartCredentials;
+import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.FileObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,9 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The README's run command: the manager on http://localhost:8080 with an embedded file store, and
- * three virtual GPU clusters (A100 on-demand, H100, A100 spot), each in its own process with its
- * agent; the example queues and the MultiKueue setup are loaded.
+ * The README's run command: the manager on https://127.0.0.1:8080 with an embedded file store, TLS
+ * from a self-signed pair, bearer tokens (an admin and a team-a tenant) and the example RBAC; three
+ * virtual GPU clusters (A100 on-demand, H100, A100 spot), each in its own process with its agent;
+ * the example queues and the MultiKueue setup are loaded. Writes a kubeconfig with a context for the
+ * admin and one for the tenant. Tokens stay in files of mode 0600 and are never printed.
  */
 public final class Quickstart {
     private Quickstart() {}
@@ -37,24 +41,29 @@ public final class Quickstart {
         Path data = home.resolve("data");
         Files.createDirectories(data);
         List<Path> manifests = new ArrayList<>();
-        for (String folder : List.of("examples/queues", "examples/multikueue")) {
+        for (String folder : List.of("examples/queues", "examples/multikueue", "examples/rbac")) {
             if (Files.isDirectory(Path.of(folder))) manifests.add(Path.of(folder));
         }
-        BerthSystem system = BerthSystem.start(home.resolve("quickstart"), CLUSTERS,
-                FileObjectStore.open(data, Clock.systemUTC()), SchedulerOptions.DEFAULTS, "127.0.0.1", port, manifests);
+        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
+        BerthSystem system = BerthSystem.start(home.resolve("quickstart"), CLUSTERS, FileObjectStore.open(data, Clock.systemUTC()),
+                SchedulerOptions.DEFAULTS, DispatchOptions.DEFAULTS, "127.0.0.1", port, manifests, credentials.options());
         Runtime.getRuntime().addShutdownHook(new Thread(system::close, "berth-quickstart-shutdown"));
-        String url = "http://localhost:" + system.manager().port();
+        String url = system.apiUrl();
+        Path kubeconfig = credentials.writeKubeconfig(home.resolve("kubeconfig"), url).toAbsolutePath();
         System.out.println();
         System.out.println("Berth is running.");
-        System.out.println("  API:        " + url);
-        System.out.println("  kubeconfig: " + KubeconfigFile.write(home.resolve("kubeconfig"), url).toAbsolutePath());
+        System.out.println("  API:        " + url + "  (TLS, self-signed; tokens in " + home.resolve("security").resolve("tokens.csv") + ")");
+        System.out.println("  kubeconfig: " + kubeconfig + "  (contexts " + QuickstartCredentials.ADMIN_CONTEXT + " and "
+                + QuickstartCredentials.TENANT_CONTEXT + ")");
         for (RunningWorker worker : system.workers()) {
             System.out.println("  cluster:    " + worker.name() + "  (API http://127.0.0.1:" + worker.cluster().port()
                     + ", kubeconfig " + worker.cluster().kubeconfig().toAbsolutePath() + ")");
         }
-        System.out.println("  submit:     curl -s -X POST -H 'Content-Type: application/yaml' --data-binary @examples/jobs/sample-job.yaml "
-                + url + "/apis/batch/v1/namespaces/team-a/jobs");
-        System.out.println("  watch:      curl -s " + url + "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads");
+        System.out.println();
+        System.out.println("  export KUBECONFIG=" + kubeconfig);
+        System.out.println("  kubectl get clusterqueues");
+        System.out.println("  kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " create -f examples/jobs/sample-job.yaml");
+        System.out.println("  kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " get workloads -n team-a");
         System.out.println("Stop with Ctrl-C.");
     }
 }

@@ -140,7 +140,7 @@ public final class ApiServer {
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             path = route.path();
             checkWrite(request, route, caller);
-            return requests.answer(request, route).about(path);
+            return requests.answer(request, route, patched -> security.checkWrite(caller, route.path(), patched, encodedSize(patched))).about(path);
         } catch (ApiException e) {
             return ApiReply.failure(e).about(path);
         } catch (InvalidObjectException e) {
@@ -148,7 +148,18 @@ public final class ApiServer {
         }
     }
 
-    /** Object limits and priority-class use, on the parsed body of a write, before any hook sees it. */
+    private static int encodedSize(ObjectNode object) {
+        try {
+            return JSON.writeValueAsBytes(object).length;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a patched object", e);
+        }
+    }
+
+    /**
+     * Object limits and priority-class use, on the parsed body of a create, replace or merge patch,
+     * before any hook sees it. The result of every patch is checked again in {@link RequestRouter}.
+     */
     private void checkWrite(ApiRequest request, ApiRoute route, UserInfo caller) {
         String method = request.method();
         if (!method.equals("POST") && !method.equals("PUT") && !method.equals("PATCH")) return;

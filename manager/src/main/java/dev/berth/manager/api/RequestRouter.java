@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Turns one resolved request into a service call: picks the verb, the patch type, the dry-run view
@@ -24,6 +25,14 @@ final class RequestRouter {
     }
 
     ApiReply answer(ApiRequest request, ApiRoute route) {
+        return answer(request, route, patched -> { });
+    }
+
+    /**
+     * As above; checkPatched sees the object a patch (of any type, status included) results in, before
+     * anything is stored, and refuses it by throwing (object limits, priority-class use).
+     */
+    ApiReply answer(ApiRequest request, ApiRoute route, Consumer<ObjectNode> checkPatched) {
         ResourcePath path = route.path();
         String method = request.method();
         ObjectService target = request.dryRun() ? service.dryRun() : service;
@@ -35,17 +44,22 @@ final class RequestRouter {
         } else if (route.status()) {
             if (method.equals("GET")) return read(request, path, service.getStatus(path));
             if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, single(request)));
-            if (method.equals("PATCH")) return ApiReply.ok(200, target.replaceStatus(path, patched(request, path, false)));
+            if (method.equals("PATCH")) return ApiReply.ok(200, target.replaceStatus(path, checked(checkPatched, patched(request, path, false))));
         } else {
             if (method.equals("GET")) return read(request, path, service.get(path));
             if (method.equals("PUT")) return replace(target, request, path, single(request));
             if (method.equals("PATCH")) {
                 if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path);
-                return replace(target, request, path, patched(request, path, true));
+                return replace(target, request, path, checked(checkPatched, patched(request, path, true)));
             }
             if (method.equals("DELETE")) return ApiReply.ok(200, target.delete(path));
         }
         throw ApiException.methodNotAllowed(method);
+    }
+
+    private static ObjectNode checked(Consumer<ObjectNode> check, ObjectNode patched) {
+        check.accept(patched);
+        return patched;
     }
 
     private ApiReply read(ApiRequest request, ResourcePath path, ObjectNode body) {

@@ -5,12 +5,19 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent.LifecycleState;
+import dev.berth.manager.security.RbacPolicySource;
+import dev.berth.manager.security.SecurityOptions;
+import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.SecureServer;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.FollowerApi;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.time.Clock;
+import java.time.Duration;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -38,9 +45,14 @@ public final class ManagerReplica implements AutoCloseable {
     private final RequestForwarder forwarder;
     private final ExecutorService readExecutor;
     private final HttpServer server;
+    private final boolean tls;
+
+    /** How often a follower rereads the RBAC objects the leader wrote. */
+    static final Duration RBAC_REFRESH = Duration.ofSeconds(1);
 
     private ManagerReplica(ReplicaOptions options, ObjectStore store, HazelcastInstance hazelcast, Vertx vertx,
-                           Supplier<BerthManager> managers) {
+                           Supplier<BerthManager> managers, SecurityOptions securityOrNull) {
+        this.tls = securityOrNull != null && securityOrNull.tls().isPresent();
         this.options = options;
         this.store = store;
         this.hazelcast = hazelcast;
@@ -50,15 +62,25 @@ public final class ManagerReplica implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.forwarder = new RequestForwarder(vertx);
+        this.forwarder = new RequestForwarder(vertx, securityOrNull == null ? null
+                : securityOrNull.tls().map(SecurityOptions.Tls::certificate).orElse(null));
+        ApiSecurity frontSecurity = ApiSecurity.limitsOnly();
+        HttpServerOptions serverOptions = new HttpServerOptions();
+        if (securityOrNull != null) {
+            RbacPolicySource followerPolicy = new RbacPolicySource(store);
+            vertx.setPeriodic(RBAC_REFRESH.toMillis(), id -> readExecutor.execute(followerPolicy::reload));
+            frontSecurity = SecureServer.security(securityOrNull, followerPolicy, Clock.systemUTC());
+            serverOptions = SecureServer.serverOptions(securityOrNull);
+        }
         String[] url = new String[1];
         this.leadership = new Leadership(vertx, store, managers, this::eligible, options.replicaId(),
                 () -> url[0], options.leadershipCheckInterval());
-        this.server = vertx.createHttpServer()
-                .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder)
+        this.server = vertx.createHttpServer(serverOptions)
+                .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
                         .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
                 .listen(options.apiPort(), options.apiHost()).await();
-        url[0] = options.advertisedUrlFor(server.actualPort());
+        url[0] = tls ? options.advertisedUrlFor(server.actualPort()).replaceFirst("^http://", "https://")
+                : options.advertisedUrlFor(server.actualPort());
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             if (FENCING_STATES.contains(event.getState())) leadership.stepDown("hazelcast member " + event.getState());
         });
@@ -80,13 +102,23 @@ public final class ManagerReplica implements AutoCloseable {
      * to close; managers makes a fresh manager over that store for each term of leadership.
      */
     public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers) {
+        return start(options, store, managers, null);
+    }
+
+    /**
+     * As above, with the public port secured when securityOrNull is given: TLS (if configured) and the
+     * guard on followers. The managers the supplier makes must be secured with the same options
+     * {@link SecurityOptions#withoutTls() without TLS}: the leader's front forwards to them on loopback.
+     */
+    public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
+                                       SecurityOptions securityOrNull) {
         HazelcastInstance hazelcast = Hazelcast.newHazelcastInstance(HazelcastSetup.config(options));
         try {
             VertxOptions vertxOptions = new VertxOptions();
             vertxOptions.getEventBusOptions().setHost(options.clusterHost()).setPort(options.eventBusPort());
             Vertx vertx = Vertx.builder().with(vertxOptions).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered().await();
-            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers);
+            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers, securityOrNull);
             log.atInfo().setMessage("manager replica serving")
                     .addKeyValue("replica", options.replicaId())
                     .addKeyValue("url", replica.url())
@@ -113,7 +145,7 @@ public final class ManagerReplica implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + port();
+        return (tls ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     public boolean isLeader() {

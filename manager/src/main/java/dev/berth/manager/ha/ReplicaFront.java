@@ -1,5 +1,6 @@
 package dev.berth.manager.ha;
 
+import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.protocol.ManagerReplicas;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -15,13 +16,20 @@ import java.util.Map;
  * need the leader's change stream) is forwarded to the leader named in the {@link LeaderDirectory}.
  * A request that was already forwarded once is never forwarded again: a replica that is not (or no
  * longer) the leader answers it 503 with Retry-After, as it does when no leader is known.
+ *
+ * <p>Security: on the leader, its manager guards every request itself. On a follower the same
+ * {@link ApiSecurity} guard (authentication, rate limit, RBAC, audit) runs before a read is served or
+ * a request is forwarded. A forwarded request carries the caller's own Authorization header and the
+ * leader authenticates it again; no identity is asserted by one replica to another.
  */
 final class ReplicaFront {
     private final String replicaId;
     private final Leadership leadership;
     private final RequestForwarder forwarder;
+    private final ApiSecurity security;
 
-    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder) {
+    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security) {
+        this.security = security;
         this.replicaId = replicaId;
         this.leadership = leadership;
         this.forwarder = forwarder;
@@ -34,19 +42,29 @@ final class ReplicaFront {
             ctx.next();
         });
         front.get(ManagerReplicas.REPLICA_PATH).handler(this::describe);
-        front.route().handler(this::route);
+        front.route().handler(this::toLeadingManager);
+        front.route().handler(security::guardPaused);
+        front.route().handler(this::asFollower);
         front.route("/*").subRouter(followerReads);
         return front;
     }
 
-    private void route(RoutingContext ctx) {
-        HttpServerRequest request = ctx.request();
+    private void toLeadingManager(RoutingContext ctx) {
         Leadership.Term term = leadership.term();
-        if (term != null) {
-            request.pause();
-            forwarder.forward(request, "http://127.0.0.1:" + term.manager().port(), Map.of());
-        } else if (isPlainRead(request)) {
+        if (term == null) {
             ctx.next();
+            return;
+        }
+        ctx.request().pause();
+        forwarder.forward(ctx.request(), "http://127.0.0.1:" + term.manager().port(), Map.of());
+    }
+
+    /** After the guard; the request may be paused, and is resumed for a read served here. */
+    private void asFollower(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        if (isPlainRead(request)) {
+            ctx.next();
+            request.resume();
         } else if (request.getHeader(ManagerReplicas.FORWARDED_BY_HEADER) != null) {
             RequestForwarder.unavailable(ctx.response(), "replica " + replicaId + " is not the leader; retry");
         } else {

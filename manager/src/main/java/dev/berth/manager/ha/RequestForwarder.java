@@ -4,6 +4,8 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,7 +27,14 @@ final class RequestForwarder implements AutoCloseable {
     private final HttpClient client;
 
     RequestForwarder(Vertx vertx) {
-        this.client = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(32));
+        this(vertx, null);
+    }
+
+    /** trustedCertificateOrNull: the PEM certificate the replicas serve TLS with, trusted when forwarding over https. */
+    RequestForwarder(Vertx vertx, java.nio.file.Path trustedCertificateOrNull) {
+        HttpClientOptions options = new HttpClientOptions();
+        if (trustedCertificateOrNull != null) options.setTrustOptions(new PemTrustOptions().addCertPath(trustedCertificateOrNull.toString()));
+        this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(32));
     }
 
     /** The request must be paused (or ended) when this is called, so no body bytes are lost. */

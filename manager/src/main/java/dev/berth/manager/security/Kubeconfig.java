@@ -2,31 +2,42 @@ package dev.berth.manager.security;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 
-/** A kubeconfig for kubectl: one cluster (server URL and the CA it trusts), one user with a bearer token. Holds a secret: never log it. */
+/** A kubeconfig for kubectl: one cluster (server URL and the CA it trusts), users with bearer tokens. Holds secrets: never log it. */
 public final class Kubeconfig {
     private Kubeconfig() {}
 
+    /** One context: its name, the user's name and bearer token. */
+    public record Context(String name, String userName, String token) {
+        @Override
+        public String toString() {
+            return "Context[" + name + ", " + userName + "]";
+        }
+    }
+
     public static String withToken(String contextName, String serverUrl, String caCertificatePem, String userName, String token) {
+        return withContexts(contextName, serverUrl, caCertificatePem, List.of(new Context(contextName, userName, token)));
+    }
+
+    /** Contexts on one cluster named berth; the first is the current context. */
+    public static String withContexts(String serverUrl, String caCertificatePem, List<Context> contexts) {
+        return withContexts("berth", serverUrl, caCertificatePem, contexts);
+    }
+
+    private static String withContexts(String clusterName, String serverUrl, String caCertificatePem, List<Context> contexts) {
         String ca = Base64.getEncoder().encodeToString(caCertificatePem.getBytes(StandardCharsets.UTF_8));
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: %1$s
-                  cluster:
-                    server: %2$s
-                    certificate-authority-data: %3$s
-                users:
-                - name: %4$s
-                  user:
-                    token: %5$s
-                contexts:
-                - name: %1$s
-                  context:
-                    cluster: %1$s
-                    user: %4$s
-                current-context: %1$s
-                """.formatted(contextName, serverUrl, ca, userName, token);
+        StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: Config\nclusters:\n")
+                .append("- name: ").append(clusterName).append("\n  cluster:\n    server: ").append(serverUrl)
+                .append("\n    certificate-authority-data: ").append(ca).append("\nusers:\n");
+        for (Context context : contexts) {
+            yaml.append("- name: ").append(context.userName()).append("\n  user:\n    token: ").append(context.token()).append('\n');
+        }
+        yaml.append("contexts:\n");
+        for (Context context : contexts) {
+            yaml.append("- name: ").append(context.name()).append("\n  context:\n    cluster: ").append(clusterName)
+                    .append("\n    user: ").append(context.userName()).append('\n');
+        }
+        return yaml.append("current-context: ").append(contexts.get(0).name()).append('\n').toString();
     }
 }

@@ -5,6 +5,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -27,6 +28,14 @@ import java.util.Set;
  * Blocking on a JWKS fetch: call it off the event loop.
  */
 public final class OidcAuthenticator implements Authenticator {
+    /**
+     * At most one JWKS refetch per interval, however many tokens name unknown key ids: a rotated key
+     * is picked up within seconds, and forged key ids cannot hammer the issuer.
+     */
+    static final long JWKS_REFETCH_INTERVAL_MILLIS = 5_000;
+    static final int JWKS_TIMEOUT_MILLIS = 5_000;
+    static final int JWKS_SIZE_LIMIT_BYTES = 51_200;
+
     private final OidcOptions options;
     private final Clock clock;
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
@@ -41,7 +50,9 @@ public final class OidcAuthenticator implements Authenticator {
     private static JWKSource<SecurityContext> keys(OidcOptions options) {
         try {
             if (options.jwksFile() != null) return new ImmutableJWKSet<>(JWKSet.load(options.jwksFile().toFile()));
-            return JWKSourceBuilder.<SecurityContext>create(options.jwksUri().toURL()).retrying(true).build();
+            return JWKSourceBuilder.<SecurityContext>create(options.jwksUri().toURL(),
+                            new DefaultResourceRetriever(JWKS_TIMEOUT_MILLIS, JWKS_TIMEOUT_MILLIS, JWKS_SIZE_LIMIT_BYTES))
+                    .retrying(true).rateLimited(JWKS_REFETCH_INTERVAL_MILLIS).build();
         } catch (IOException | ParseException e) {
             throw new IllegalArgumentException("cannot read the OIDC JWKS file " + options.jwksFile() + ": " + e.getMessage(), e);
         }

@@ -22,6 +22,11 @@ public record SecurityOptions(Optional<Path> tokenFile, Optional<OidcOptions> oi
     public static final RateLimit DEFAULT_TENANT_RATE = new RateLimit(50, 100);
     public static final RateLimit DEFAULT_ADMIN_RATE = new RateLimit(500, 1000);
 
+    /** The same authentication, limits and audit log, served over plain HTTP (a replica's loopback-only inner manager). */
+    public SecurityOptions withoutTls() {
+        return new SecurityOptions(tokenFile, oidc, Optional.empty(), tenantRate, adminRate, auditLog);
+    }
+
     public SecurityOptions {
         if (tokenFile.isEmpty() && oidc.isEmpty()) throw new IllegalArgumentException("security needs a token file or OIDC");
     }

@@ -38,6 +38,15 @@ final class Kubectl {
 
     /** kubectl pointed at server through a kubeconfig in directory; skips (or fails in CI) if kubectl is absent. */
     static Kubectl against(Kubeconfig config, Path directory) throws IOException {
+        return new Kubectl(binaryOrSkip(), config.writeTo(directory));
+    }
+
+    /** kubectl with a kubeconfig written elsewhere (its directory is kubectl's HOME); skips (or fails in CI) if kubectl is absent. */
+    static Kubectl withKubeconfig(Path kubeconfig) {
+        return new Kubectl(binaryOrSkip(), kubeconfig.toAbsolutePath());
+    }
+
+    private static Path binaryOrSkip() {
         Path binary = find().orElse(null);
         if (binary == null) {
             String message = "!!! kubectl not found on PATH nor at " + FALLBACK + ": the kubectl runbook suite is NOT run. !!!";
@@ -45,7 +54,7 @@ final class Kubectl {
             System.err.println(message);
             Assumptions.abort(message);
         }
-        return new Kubectl(binary, config.writeTo(directory));
+        return binary;
     }
 
     static Optional<Path> find() {

@@ -57,6 +57,19 @@ public final class ApiSecurity {
     }
 
     public void guard(RoutingContext ctx) {
+        guard(ctx, true);
+    }
+
+    /**
+     * As {@link #guard}, but an admitted request is left paused for the next handler to resume or
+     * to stream on (a replica front that forwards the body to the leader). With security off, the
+     * request is passed on untouched.
+     */
+    public void guardPaused(RoutingContext ctx) {
+        guard(ctx, false);
+    }
+
+    private void guard(RoutingContext ctx, boolean resume) {
         HttpServerRequest request = ctx.request();
         if (!enabled() || OPEN_PATHS.contains(request.path())) {
             ctx.next();
@@ -74,12 +87,12 @@ public final class ApiSecurity {
             if (result.failed() || result.result().isEmpty()) {
                 refuse(ctx, anonymous(), attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
             } else {
-                authorized(ctx, result.result().get(), attributes);
+                authorized(ctx, result.result().get(), attributes, resume);
             }
         });
     }
 
-    private void authorized(RoutingContext ctx, UserInfo user, RequestAttributes attributes) {
+    private void authorized(RoutingContext ctx, UserInfo user, RequestAttributes attributes, boolean resume) {
         OptionalLong wait = rateLimits.acquire(user);
         if (wait.isPresent()) {
             ctx.response().putHeader("Retry-After", Long.toString(wait.getAsLong()));
@@ -98,7 +111,7 @@ public final class ApiSecurity {
         boolean dryRun = ctx.request().params().contains("dryRun");
         ctx.addEndHandler(done -> record(user, attributes, ctx.response().getStatusCode(), dryRun));
         ctx.next();
-        ctx.request().resume();
+        if (resume) ctx.request().resume();
     }
 
     /** The caller the guard authenticated, or null when security is off. */
