@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  */
 final class LostSiteScenario {
     private static final int JOBS = 6;
-    private static final String RUNTIME = "PT40S";
+    private static final String RUNTIME = "PT25S";
 
     private LostSiteScenario() {}
 

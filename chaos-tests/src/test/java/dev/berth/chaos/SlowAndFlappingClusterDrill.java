@@ -25,7 +25,7 @@ class SlowAndFlappingClusterDrill {
     private static final int FLAPS = 3;
 
     @Test
-    void latencyAndAFlappingUplinkEvictNothing() {
+    void latencyAndAFlappingUplinkEvictsNothing() {
         DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
