@@ -69,9 +69,9 @@ final class LostSiteScenario {
 
             heal.accept(target);
             env.awaitAllFinished(Duration.ofMinutes(3));
-            verdict = env.verdict();
-            verdict.assertHolds();
+            verdict = env.verdict(drill + "-");
             reusable = healed;
+            verdict.assertHolds();
         } finally {
             DrillReport.write(drill, invariant, timeline, verdict);
             if (lent != null && reusable) SharedEnvironment.giveBack(lent);

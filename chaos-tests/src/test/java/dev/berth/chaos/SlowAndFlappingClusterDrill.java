@@ -100,9 +100,9 @@ class SlowAndFlappingClusterDrill {
             hung.uplink().latency(Duration.ZERO);
             env.awaitAllFinished(Duration.ofMinutes(3));
             await().atMost(DrillEnvironment.PATIENCE).until(() -> env.clusterActive(hung.name()));
-            verdict = env.verdict();
-            verdict.assertHolds();
+            verdict = env.verdict("hung-");
             reusable = true;
+            verdict.assertHolds();
         } finally {
             DrillReport.write("hung-cluster", HUNG_INVARIANT, timeline, verdict);
             if (lent != null && reusable) SharedEnvironment.giveBack(lent);
