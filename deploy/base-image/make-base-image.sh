@@ -16,8 +16,10 @@ tag="${1:-berth/base:local}"
 # sun.misc.Unsafe for Netty, Hazelcast and Jackson; jdk.crypto.ec: TLS to API servers with EC keys;
 # java.desktop: java.beans, which SnakeYAML needs to read a YAML request body (without it every YAML POST to
 # the manager fails with NoClassDefFoundError: java/beans/IntrospectionException; the chaos drills found it);
-# jdk.localedata is left out (English only).
-default_modules="java.base,java.logging,java.management,jdk.management,java.naming,jdk.naming.dns,java.net.http,java.sql,java.xml,java.security.jgss,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.desktop"
+# java.se: the manager image starts with `--add-modules java.se` (the flags Hazelcast asks for), which fails
+# at boot ("Module java.se not found") unless the runtime has it; the chaos drills found it. jdk.localedata is
+# left out (English only).
+default_modules="java.se,java.base,java.logging,java.management,jdk.management,java.naming,jdk.naming.dns,java.net.http,java.sql,java.xml,java.security.jgss,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.desktop"
 modules="${BERTH_JRE_MODULES:-$default_modules}"
 
 if [ -z "${JAVA_HOME:-}" ]; then

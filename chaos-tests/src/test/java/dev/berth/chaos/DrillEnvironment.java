@@ -213,6 +213,19 @@ public final class DrillEnvironment implements AutoCloseable {
         return Invariants.check(api(), ChaosQueues.NAMESPACE, acknowledged(), podLifetimes());
     }
 
+    /**
+     * The four invariants over the acknowledged jobs whose names start with {@code jobPrefix} and the
+     * pods of their workloads only: the verdict of one drill on an environment that drills share.
+     */
+    public DrillVerdict verdict(String jobPrefix) {
+        List<String> jobs = acknowledged().stream().filter(job -> job.startsWith(jobPrefix)).toList();
+        List<JsonNode> workloads = api().workloads(ChaosQueues.NAMESPACE);
+        java.util.Set<String> names = workloads.stream().filter(w -> jobs.contains(ManagerApi.ownerJob(w)))
+                .map(w -> w.path("metadata").path("name").asText()).collect(java.util.stream.Collectors.toSet());
+        List<PodInterval> pods = podLifetimes().stream().filter(p -> names.contains(p.workload())).toList();
+        return Invariants.check(api(), ChaosQueues.NAMESPACE, jobs, pods);
+    }
+
     @Override
     public void close() {
         Path logs = DrillReport.directory().resolveSibling("drill-logs").resolve(drill);

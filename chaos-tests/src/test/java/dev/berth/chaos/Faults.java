@@ -22,6 +22,11 @@ public final class Faults {
         docker().killContainerCmd(container.getContainerId()).exec();
     }
 
+    /** Starts a killed container again, as Kubernetes restarts a crashed pod. */
+    public static void start(GenericContainer<?> container) {
+        docker().startContainerCmd(container.getContainerId()).exec();
+    }
+
     public static void pause(GenericContainer<?> container) {
         docker().pauseContainerCmd(container.getContainerId()).exec();
     }

@@ -1,6 +1,7 @@
 package dev.berth.chaos;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -9,13 +10,21 @@ import org.junit.jupiter.api.Test;
  * <p>Invariant: when an agent dies, every workload it ran is evicted after workerLostTimeout and runs
  * to completion elsewhere exactly once, and never two attempts of it at the same time.
  */
+// Excluded by default: a killed agent cannot stop its pods, so the old copy overlaps the new attempt until
+// pods are fenced beside them (docs/failover.md, Drills). Run it with -Dchaos.excludedGroups=needs-ha.
 @Tag("needs-failover")
+@Tag("needs-pod-fencing")
+@Order(4)
 class KillAgentDrill {
     static final String INVARIANT = "When an agent dies, its workloads are redispatched after workerLostTimeout and each finishes"
             + " exactly once, never two attempts at the same time.";
 
     @Test
     void workloadsOfADeadAgentFinishElsewhereExactlyOnce() {
-        LostSiteScenario.run("kill-agent", INVARIANT, lost -> Faults.kill(lost.site().agent()), lost -> { });
+        // Healed as its Deployment would: the agent starts again, and the site is Active again.
+        LostSiteScenario.run("kill-agent", INVARIANT, lost -> Faults.kill(lost.site().agent()), lost -> {
+            Faults.start(lost.site().agent());
+            lost.env().awaitClustersActive();
+        }, true);
     }
 }

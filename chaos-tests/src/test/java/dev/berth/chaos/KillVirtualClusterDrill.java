@@ -1,6 +1,7 @@
 package dev.berth.chaos;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,12 +11,13 @@ import org.junit.jupiter.api.Test;
  * workerLostTimeout and finishes exactly once elsewhere; nothing is lost.
  */
 @Tag("needs-failover")
+@Order(5)
 class KillVirtualClusterDrill {
     static final String INVARIANT = "Every workload of a cluster that vanished is redispatched after workerLostTimeout and finishes"
             + " exactly once elsewhere; nothing is lost.";
 
     @Test
     void workloadsOfAVanishedClusterFinishElsewhereExactlyOnce() {
-        LostSiteScenario.run("kill-virtual-cluster", INVARIANT, lost -> lost.site().killCluster(), lost -> { });
+        LostSiteScenario.run("kill-virtual-cluster", INVARIANT, lost -> lost.site().killCluster(), lost -> { }, false);
     }
 }

@@ -20,15 +20,31 @@ import java.util.stream.Collectors;
  */
 final class LostSiteScenario {
     private static final int JOBS = 6;
-    private static final String RUNTIME = "PT40S";
+    private static final String RUNTIME = "PT25S";
 
     private LostSiteScenario() {}
 
-    static void run(String drill, String invariant, Consumer<Fault> fault, Consumer<Fault> heal) {
+    /** The environment the failover drills share (see {@link SharedEnvironment}). */
+    static final String SHARED = "failover-drills";
+
+    static DrillSetup setup() {
+        return DrillSetup.twoSites().withManagerFlags(ManagerFlags.FAILOVER);
+    }
+
+    /**
+     * Runs the scenario on the shared environment. {@code healed} says whether {@code heal} leaves
+     * every site whole, so that the next drill may reuse the environment.
+     */
+    static void run(String drill, String invariant, Consumer<Fault> fault, Consumer<Fault> heal, boolean healed) {
         DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
-        try (DrillEnvironment env = DrillEnvironment.start(drill, DrillSetup.twoSites().withManagerFlags(ManagerFlags.FAILOVER))) {
+        boolean reusable = false;
+        DrillEnvironment lent = null;
+        try {
+            DrillEnvironment env = SharedEnvironment.borrow(SHARED, setup());
+            lent = env;
+            env.say("drill " + drill);
             for (int i = 0; i < JOBS; i++) env.submit(drill + "-" + i, 2, RUNTIME);
             await().atMost(DrillEnvironment.PATIENCE).until(() -> running(env).size() == JOBS);
             Map<String, String> placed = running(env);
@@ -53,10 +69,13 @@ final class LostSiteScenario {
 
             heal.accept(target);
             env.awaitAllFinished(Duration.ofMinutes(3));
-            verdict = env.verdict();
+            verdict = env.verdict(drill + "-");
+            reusable = healed;
             verdict.assertHolds();
         } finally {
             DrillReport.write(drill, invariant, timeline, verdict);
+            if (lent != null && reusable) SharedEnvironment.giveBack(lent);
+            else SharedEnvironment.discard();
         }
     }
 

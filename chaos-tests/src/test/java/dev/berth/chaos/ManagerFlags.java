@@ -10,8 +10,15 @@ import java.util.stream.IntStream;
  * unknown flag, so a drill enabled before its feature exists fails at start-up, loudly.
  */
 final class ManagerFlags {
-    /** Failover (issue 5): a worker cluster is lost after 10 s; dispatch leases (shorter) run out first. */
-    static final List<String> FAILOVER = List.of("--worker-lost-timeout", "PT10S", "--dispatch-lease", "PT4S");
+    /**
+     * Failover ({@code DispatchConfig.NAMES}), short for drills: a site is Unreachable after 4 s without
+     * contact or AgentLost after 4 s without a heartbeat (the agents beat every second), and evicted 10 s
+     * later; dispatch leases (4 s, shorter) run out first. Calls time out after 2 s; an open breaker
+     * probes again after 3 s.
+     */
+    static final List<String> FAILOVER = List.of("--worker-lost-timeout", "10s", "--lease-duration", "4s", "--lease-margin", "1s",
+            "--contact-grace", "4s", "--agent-lost-after", "4s", "--heartbeat-late-after", "3s", "--heartbeat-stale-after", "4s",
+            "--call-timeout", "2s", "--breaker-open-for", "3s");
 
     static final int CLUSTER_PORT = 5701;
 

@@ -3,6 +3,7 @@ package dev.berth.chaos;
 import static org.awaitility.Awaitility.await;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * attempts are deleted and never reported.
  */
 @Tag("needs-failover")
+@Order(2)
 class PartitionClusterDrill {
     static final String INVARIANT = "A partitioned cluster's workloads finish exactly once elsewhere; its copies stop when their"
             + " leases run out, before the new attempts start; after reconnecting, its stale attempts are deleted, never reported.";
@@ -24,6 +26,6 @@ class PartitionClusterDrill {
                 lost -> {
                     Faults.connect(lost.site().uplinkContainer(), lost.env().managerNetwork(), lost.site().uplinkAlias());
                     await().atMost(DrillEnvironment.PATIENCE).until(() -> lost.env().clusterActive(lost.site().name()));
-                });
+                }, true);
     }
 }

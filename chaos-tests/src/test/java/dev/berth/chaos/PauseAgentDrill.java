@@ -1,6 +1,7 @@
 package dev.berth.chaos;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,12 +11,16 @@ import org.junit.jupiter.api.Test;
  * runs or reports a stale attempt: no two attempts of a workload ever overlap.
  */
 @Tag("needs-failover")
+@Order(3)
 class PauseAgentDrill {
     static final String INVARIANT = "A frozen agent's workloads finish exactly once elsewhere; thawed, it runs no stale attempt,"
             + " so no two attempts ever overlap.";
 
     @Test
     void aFrozenAgentsWorkloadsMoveAndItsThawRunsNothingStale() {
-        LostSiteScenario.run("pause-agent", INVARIANT, lost -> Faults.pause(lost.site().agent()), lost -> Faults.unpause(lost.site().agent()));
+        LostSiteScenario.run("pause-agent", INVARIANT, lost -> Faults.pause(lost.site().agent()), lost -> {
+            Faults.unpause(lost.site().agent());
+            lost.env().awaitClustersActive();
+        }, true);
     }
 }

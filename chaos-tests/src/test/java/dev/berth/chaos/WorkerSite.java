@@ -48,7 +48,12 @@ public final class WorkerSite {
                         "--heartbeat", "PT1S", "--reconcile-interval", "PT0.5S")
                 .withExposedPorts(AGENT_PORT)
                 .waitingFor(Wait.forHttp("/readyz").forPort(AGENT_PORT).forStatusCode(200).withStartupTimeout(ChaosContainers.STARTUP));
-        this.uplink = ChaosContainers.container(ChaosImages.Component.VIRTUAL_CLUSTER, managerNetwork, uplinkAlias())
+        this.uplink = new UplinkContainer(siteNetwork, name + "-uplink-site")
+                .withImagePullPolicy(image -> false)
+                .withNetwork(managerNetwork)
+                .withNetworkAliases(uplinkAlias())
+                .withEnv("JAVA_TOOL_OPTIONS", ChaosContainers.SMALL_JVM)
+                .withStartupTimeout(ChaosContainers.STARTUP)
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("java", "-cp", "/opt/berth/berth-virtual-cluster.jar",
                         "dev.berth.virtualcluster.proxy.LatencyProxyMain"))
                 .withCommand("--target", apiAlias() + ":" + API_PORT, "--port", Integer.toString(UPLINK_PORT),
@@ -77,7 +82,29 @@ public final class WorkerSite {
         site.agent.withCopyToContainer(Transferable.of(site.clusterKubeconfig, 0644), "/tmp/kubeconfig");
         site.agent.start();
         site.uplink.start();
-        Faults.connect(site.uplink, site.siteNetwork, name + "-uplink-site");
+    }
+
+    /**
+     * The uplink joins the site's network once created, before it starts: connected after the start,
+     * the engine sometimes dropped the published control port (drill 4a lost it), and the proxy would
+     * briefly run with only the manager's side.
+     */
+    private static final class UplinkContainer extends GenericContainer<UplinkContainer> {
+        private final Network siteNetwork;
+        private final String siteAlias;
+
+        UplinkContainer(Network siteNetwork, String siteAlias) {
+            super(ChaosImages.image(ChaosImages.Component.VIRTUAL_CLUSTER));
+            this.siteNetwork = siteNetwork;
+            this.siteAlias = siteAlias;
+        }
+
+        @Override
+        protected void containerIsCreated(String containerId) {
+            org.testcontainers.DockerClientFactory.instance().client().connectToNetworkCmd().withNetworkId(siteNetwork.getId())
+                    .withContainerId(containerId).withContainerNetwork(new com.github.dockerjava.api.model.ContainerNetwork()
+                            .withAliases(siteAlias)).exec();
+        }
     }
 
     public String name() {
