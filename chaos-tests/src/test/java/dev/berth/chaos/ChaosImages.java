@@ -132,7 +132,7 @@ final class ChaosImages {
     }
 
     /** The first 16 hex digits of a SHA-256 over {@code salt} and each file's name and content. */
-    private static String contentHash(String salt, List<Path> files) {
+    static String contentHash(String salt, List<Path> files) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(salt.getBytes(StandardCharsets.UTF_8));

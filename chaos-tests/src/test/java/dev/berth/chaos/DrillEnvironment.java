@@ -34,6 +34,7 @@ public final class DrillEnvironment implements AutoCloseable {
     private final List<ManagerReplica> live = new ArrayList<>();
     private final List<ManagerReplica> gone = new ArrayList<>();
     private final List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+    private ChaosPostgres postgres;
 
     private DrillEnvironment(String drill, DrillSetup setup) {
         this.drill = drill;
@@ -51,6 +52,10 @@ public final class DrillEnvironment implements AutoCloseable {
             List<CompletableFuture<WorkerSite>> starting = setup.sites().stream()
                     .map(site -> CompletableFuture.supplyAsync(() -> WorkerSite.start(site.name(), site.profile(), env.network)))
                     .toList();
+            if (setup.replicas() > 1 && System.getProperty("chaos.pgUrl", "").isBlank()) {
+                env.postgres = ChaosPostgres.start(env.network);
+                say(drill, "PostgreSQL up after " + seconds(started) + " s");
+            }
             List<CompletableFuture<ManagerReplica>> replicas = new ArrayList<>();
             for (int i = 0; i < setup.replicas(); i++) {
                 int index = i;
@@ -98,7 +103,10 @@ public final class DrillEnvironment implements AutoCloseable {
 
     private ManagerReplica startReplica(int index) {
         List<String> flags = new ArrayList<>(setup.managerFlags());
-        if (setup.replicas() > 1) flags.addAll(ManagerFlags.replica(index, setup.replicas()));
+        if (setup.replicas() > 1) {
+            flags.addAll(postgres == null ? ManagerFlags.replica(index, setup.replicas())
+                    : ManagerFlags.replica(index, setup.replicas(), ChaosPostgres.JDBC_URL));
+        }
         return ManagerReplica.start(network, ManagerFlags.alias(index), "berth-chaos-" + runId + "-manager-" + index, flags);
     }
 
@@ -235,6 +243,10 @@ public final class DrillEnvironment implements AutoCloseable {
         gone.forEach(ManagerReplica::remove);
         live.forEach(ManagerReplica::remove);
         sites.forEach(WorkerSite::stop);
+        if (postgres != null) {
+            postgres.saveLogs(logs);
+            postgres.stop();
+        }
         try {
             network.close();
         } catch (RuntimeException e) {

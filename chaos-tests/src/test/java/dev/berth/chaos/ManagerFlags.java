@@ -37,6 +37,11 @@ final class ManagerFlags {
             throw new IllegalStateException("manager replicas share a PostgreSQL store: run with -Dchaos.pgUrl=jdbc:postgresql://HOST:5432/DB"
                     + " reachable from the drill's containers");
         }
+        return replica(index, count, pgUrl);
+    }
+
+    /** As {@link #replica(int, int)}, over the given store (the drill's own {@link ChaosPostgres} when no chaos.pgUrl is set). */
+    static List<String> replica(int index, int count, String pgUrl) {
         String members = String.join(",", IntStream.range(0, count).mapToObj(i -> alias(i) + ":" + CLUSTER_PORT).toList());
         return new ArrayList<>(List.of("--store", "postgres", "--pg-url", pgUrl,
                 "--pg-user", System.getProperty("chaos.pgUser", "berth"),

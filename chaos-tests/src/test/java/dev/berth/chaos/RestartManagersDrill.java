@@ -23,10 +23,21 @@ class RestartManagersDrill {
 
     @Test
     void acknowledgedWorkSurvivesAFullRestartAndRunningWorkIsReadopted() {
+        drill("restart-managers", DrillSetup.twoSites());
+    }
+
+    /** The same over two replicas sharing the drill's PostgreSQL: both are killed, both start again. */
+    @Test
+    @org.junit.jupiter.api.Tag("needs-ha") // not yet run: replicas started at once did not join one Hazelcast cluster in drill 5
+    void acknowledgedWorkSurvivesAFullRestartOfReplicasOverPostgres() {
+        drill("restart-manager-replicas", DrillSetup.twoSites().withReplicas(2));
+    }
+
+    private static void drill(String name, DrillSetup setup) {
         DockerRequirement.require();
         DrillTimeline timeline = new DrillTimeline();
         DrillVerdict verdict = new DrillVerdict(0, List.of("drill did not reach its checks"));
-        try (DrillEnvironment env = DrillEnvironment.start("restart-managers", DrillSetup.twoSites())) {
+        try (DrillEnvironment env = DrillEnvironment.start(name, setup)) {
             // Ten 2-GPU jobs against a 16-GPU quota: eight run, two wait; all ten are acknowledged.
             for (int i = 0; i < 10; i++) assertThat(env.submit("restart-" + i, 2, "PT30S")).isTrue();
             await().atMost(DrillEnvironment.PATIENCE).until(() -> running(env).size() == 8);
@@ -53,7 +64,7 @@ class RestartManagersDrill {
                     .allSatisfy((workload, attempts) -> assertThat(attempts).isEqualTo(1L));
             verdict.assertHolds();
         } finally {
-            DrillReport.write("restart-managers", INVARIANT, timeline, verdict);
+            DrillReport.write(name, INVARIANT, timeline, verdict);
         }
     }
 

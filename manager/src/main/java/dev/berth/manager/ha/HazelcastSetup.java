@@ -43,9 +43,19 @@ final class HazelcastSetup {
         } else {
             join.getTcpIpConfig().setEnabled(true).setMembers(options.members());
             if (!"0.0.0.0".equals(options.clusterHost())) {
-                network.getInterfaces().setEnabled(true).addInterface(options.clusterHost());
+                network.getInterfaces().setEnabled(true).addInterface(interfaceAddress(options.clusterHost()));
             }
         }
         return config;
+    }
+
+    /** Hazelcast matches interfaces by IP address: a host name (a container's network alias) is resolved first. */
+    static String interfaceAddress(String host) {
+        if (host.matches("[0-9.*\\-]+")) return host;
+        try {
+            return java.net.InetAddress.getByName(host).getHostAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("--cluster-host " + host + " does not resolve: " + e.getMessage(), e);
+        }
     }
 }

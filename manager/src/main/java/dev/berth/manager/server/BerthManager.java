@@ -71,7 +71,8 @@ public final class BerthManager implements AutoCloseable {
     }
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
-        ChangeFeedStore feed = new ChangeFeedStore(store);
+        long epoch = ManagerEpoch.next(store);
+        ChangeFeedStore feed = new ChangeFeedStore(store.fenced(ManagerEpoch.fence(epoch)));
         this.store = feed;
         this.clock = clock;
         this.dispatchOptions = dispatchOptions;
@@ -86,7 +87,7 @@ public final class BerthManager implements AutoCloseable {
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
-            state.dispatcher = new Dispatcher(state, clock, dispatchOptions, ManagerEpoch.next(store));
+            state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);
             state.dispatcher.listener = metrics.dispatchListener();
             state.dispatcher.recover();
             return null;

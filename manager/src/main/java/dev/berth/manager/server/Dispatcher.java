@@ -343,12 +343,28 @@ final class Dispatcher implements ClusterEvents {
                 deleteRemote(key, cluster, id, "stale attempt");
                 continue;
             }
+            if (remote.getSpec().getFencingEpoch() < epoch) stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
                 mirror(key, cluster, attempt, status);
             }
         }
         reconcile();
+    }
+
+    /**
+     * A new leader's first listing of a cluster finds its attempts at an older epoch: renew them with
+     * this epoch at once, not at the next renewal period, so the agent refuses the deposed leader's
+     * writes from now on. Same exceptions as {@link #renewLeases()}: not while draining or lost.
+     */
+    private void stampEpochNow(WorkloadKey key, String cluster, Attempt attempt) {
+        if (attempt.draining || !failover.keepRenewing(cluster, attempt)) return;
+        Instant stamp = clock.instant();
+        attempt.lastRenewal.put(cluster, stamp);
+        clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch)
+                .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
+                        .addKeyValue("attempt", attempt.id).addKeyValue("epoch", epoch)
+                        .log("stamping the new epoch failed: " + e.getMessage())));
     }
 
     /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */

@@ -6,6 +6,7 @@ import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ConflictException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.ObjectStore;
+import dev.berth.manager.store.StoreFence;
 import dev.berth.manager.store.StoredObject;
 import java.util.Optional;
 
@@ -35,6 +36,11 @@ public final class ManagerEpoch {
                 // another replica raised it between our read and write: read again
             }
         }
+    }
+
+    /** The fence that lets a manager of this epoch write to a shared store only while the stored epoch is still its own. */
+    public static StoreFence fence(long epoch) {
+        return new StoreFence(KEY, "epoch", epoch);
     }
 
     /** The epoch in the store now; 0 before the first start. */

@@ -36,6 +36,16 @@ public interface ObjectStore extends AutoCloseable {
     /** Removes the object and returns it as it was. @throws NotFoundException if absent */
     StoredObject delete(ObjectKey key);
 
+    /**
+     * This store with every write checking the fence in the same transaction (throwing
+     * {@link FencedWriteException} when it no longer holds). Stores that only one process writes
+     * (memory, file) need no fence and return themselves; a shared store (PostgreSQL) overrides this.
+     * Closing the fenced store closes this one.
+     */
+    default ObjectStore fenced(StoreFence fence) {
+        return this;
+    }
+
     /** The resourceVersion of the latest write; monotonic. */
     long revision();
 

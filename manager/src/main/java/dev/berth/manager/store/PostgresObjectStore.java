@@ -27,12 +27,26 @@ public final class PostgresObjectStore implements ObjectStore {
     private final ObjectStamping stamping;
     private final String objects;
     private final String revisionTable;
+    private final String schema;
+    private final StoreFence fence;
 
-    private PostgresObjectStore(HikariDataSource pool, Clock clock, String schema) {
+    private PostgresObjectStore(HikariDataSource pool, ObjectStamping stamping, String schema, StoreFence fence) {
         this.pool = pool;
-        this.stamping = new ObjectStamping(clock);
+        this.stamping = stamping;
+        this.schema = schema;
         this.objects = schema + ".objects";
         this.revisionTable = schema + ".revision";
+        this.fence = fence;
+    }
+
+    /**
+     * This store (same pool) with every write checking the fence after it took the revision row lock.
+     * Every write, including the one that raises the epoch, bumps that row, so writes are serialized:
+     * a raise committed before ours is seen by the check, a later one waits for our commit.
+     */
+    @Override
+    public ObjectStore fenced(StoreFence newFence) {
+        return new PostgresObjectStore(pool, stamping, schema, newFence);
     }
 
     /** Connects, creates the schema if it is missing, and checks the database answers. */
@@ -55,7 +69,7 @@ public final class PostgresObjectStore implements ObjectStore {
             if (pool != null) pool.close();
             throw new IllegalStateException("cannot open the PostgreSQL store " + config + ": " + e.getMessage(), e);
         }
-        PostgresObjectStore store = new PostgresObjectStore(pool, clock, config.schema());
+        PostgresObjectStore store = new PostgresObjectStore(pool, new ObjectStamping(clock), config.schema(), null);
         log.atInfo().setMessage("opened object store")
                 .addKeyValue("store", config.toString())
                 .addKeyValue("revision", store.revision())
@@ -178,11 +192,29 @@ public final class PostgresObjectStore implements ObjectStore {
     }
 
     private long nextRevision(Connection connection) throws SQLException {
+        long next;
         try (PreparedStatement bump = connection.prepareStatement(
                 "UPDATE " + revisionTable + " SET value = value + 1 WHERE id = 1 RETURNING value");
              ResultSet row = bump.executeQuery()) {
             row.next();
-            return row.getLong(1);
+            next = row.getLong(1);
+        }
+        if (fence != null) checkFence(connection);
+        return next;
+    }
+
+    /** Runs under the revision row lock, so no other write (no epoch raise) can commit until this transaction ends. */
+    private void checkFence(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT json FROM " + objects + " WHERE resource = ? AND namespace = ? AND name = ?")) {
+            bindKey(select, fence.key());
+            try (ResultSet row = select.executeQuery()) {
+                long stored = row.next() ? StoredObject.fromJson(fence.key(), 0, row.getBytes(1)).object().path(fence.field()).asLong(0) : 0;
+                if (stored != fence.value()) {
+                    throw new FencedWriteException("write refused: " + fence.key() + " holds " + fence.field() + " " + stored
+                            + ", this writer is fenced at " + fence.value());
+                }
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.berth.manager.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,11 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchOptions;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.server.ManagerEpoch;
+import dev.berth.manager.store.FencedWriteException;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
@@ -114,9 +120,44 @@ class ManagerReplicasTest {
         assertThat(attemptIds()).isEqualTo(attemptsBefore);
     }
 
+    @Test
+    void aNewLeaderStampsItsEpochOnRunningAttemptsAtOnceAndTheDeposedLeadersStoreWritesAreRefused() throws Exception {
+        // leases renew every 100 s: only the stamping on winning can bring the new epoch to the agent within WAIT
+        List<ManagerReplica> both = startReplicas(Duration.ofSeconds(300), "a", "b");
+        await().atMost(WAIT).until(() -> leaders(both).size() == 1);
+        ManagerReplica leader = leaders(both).get(0);
+        ManagerReplica follower = both.get(0) == leader ? both.get(1) : both.get(0);
+        setUpQueues(follower);
+        assertThat(submitJob(follower, "long").statusCode()).isEqualTo(201);
+        RemoteWorkload running = await().atMost(WAIT).until(() -> single(worker.attempts("team-a")), r -> r != null);
+        worker.reportRunning(running, 1);
+        long deposedEpoch = leader.epoch();
+
+        leader.kill();
+        replicas.remove(leader);
+        await().atMost(WAIT).until(follower::isLeader);
+        await().atMost(WAIT).until(() -> single(worker.attempts("team-a")).getSpec().getFencingEpoch() == follower.epoch());
+        assertThat(single(worker.attempts("team-a")).getSpec().getAttemptId()).isEqualTo(running.getSpec().getAttemptId());
+
+        // the deposed leader (as if it still ran behind a partition) cannot write to the shared store; the new one can
+        try (PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC())) {
+            ObjectKey key = new ObjectKey("configmaps", "team-a", "written-by-a-deposed-leader");
+            ObjectNode object = JSON.createObjectNode();
+            object.putObject("metadata").put("name", key.name()).put("namespace", key.namespace());
+            ObjectStore deposed = store.fenced(ManagerEpoch.fence(deposedEpoch));
+            assertThatThrownBy(() -> deposed.create(key, object)).isInstanceOf(FencedWriteException.class);
+            assertThat(store.get(key)).isEmpty();
+            assertThat(store.fenced(ManagerEpoch.fence(follower.epoch())).create(key, object).key()).isEqualTo(key);
+        }
+    }
+
     // ---- replicas ---------------------------------------------------------------------------------
 
     private List<ManagerReplica> startReplicas(String... ids) throws Exception {
+        return startReplicas(Duration.ofSeconds(3), ids);
+    }
+
+    private List<ManagerReplica> startReplicas(Duration lease, String... ids) throws Exception {
         List<Integer> ports = new ArrayList<>();
         for (String ignored : ids) ports.add(freePort());
         List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
@@ -127,7 +168,7 @@ class ManagerReplicasTest {
                     .checkingLeadershipEvery(Duration.ofMillis(500));
             PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC());
             ManagerReplica replica = ManagerReplica.start(options, store, () -> new BerthManager(store, Clock.systemUTC(),
-                    SchedulerOptions.DEFAULTS, new DispatchOptions("test-manager", Duration.ofSeconds(3), Duration.ofMillis(200),
+                    SchedulerOptions.DEFAULTS, new DispatchOptions("test-manager", lease, Duration.ofMillis(200),
                     PlacementOptions.DEFAULTS)));
             replicas.add(replica);
             started.add(replica);
