@@ -77,6 +77,8 @@ public final class VisibilityApi {
         public static final String CLUSTER_BREAKER_OPEN = "ClusterBreakerOpen";
         public static final String CLUSTER_LEASE_LOST = "ClusterLeaseLost";
         public static final String CLUSTER_HEARTBEAT_STALE = "ClusterHeartbeatStale";
+        /** The cluster's health (ClusterHealthPolicy) is Unreachable or AgentLost. */
+        public static final String CLUSTER_UNHEALTHY = "ClusterUnhealthy";
         public static final String FLAVOR_MISSING = "FlavorMissing";
         public static final String NO_CAPACITY = "NoCapacity";
         public static final String NOT_YET_INCREMENTAL = "NotYetIncremental";

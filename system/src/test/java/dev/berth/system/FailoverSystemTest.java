@@ -28,7 +28,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Failover end to end with drill settings (workerLostTimeout 15s, lease 6s, agent lost after 4s):
+ * Failover end to end with drill settings (workerLostTimeout 20s, lease 9s renewed every 3 s,
+ * a renewal's retries within 4.1 s, agent lost after 4s):
  * two A100 virtual clusters in their own processes with their agents, and the manager over HTTP.
  * Invariant throughout: a workload finishes exactly once and no two of its attempts ever ran pods at
  * the same time, judged from the clusters' own pod-lifetime records. The cluster kill runs last.
@@ -54,9 +55,9 @@ class FailoverSystemTest {
                         new WorkerClusterSpec("a100-spot", "a100:2x8,cpu:2", false)),
                 new MemoryObjectStore(), SchedulerOptions.DEFAULTS,
                 // drill settings with room for a machine shared by many builds: calls may take seconds here
-                DispatchConfig.parse(Map.ofEntries(Map.entry("worker-lost-timeout", "15s"), Map.entry("lease-duration", "6s"),
+                DispatchConfig.parse(Map.ofEntries(Map.entry("worker-lost-timeout", "20s"), Map.entry("lease-duration", "9s"),
                         Map.entry("lease-margin", "1s"), Map.entry("agent-lost-after", "4s"), Map.entry("heartbeat-late-after", "2s"),
-                        Map.entry("contact-grace", "4s"), Map.entry("call-timeout", "3s"), Map.entry("retry-attempts", "2"),
+                        Map.entry("contact-grace", "4s"), Map.entry("call-timeout", "2s"), Map.entry("retry-attempts", "2"),
                         Map.entry("retry-backoff", "100ms"), Map.entry("breaker-open-for", "2s"), Map.entry("heartbeat-stale-after", "4s"),
                         Map.entry("poll-interval", "500ms"))),
                 "127.0.0.1", 0, List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
@@ -76,6 +77,8 @@ class FailoverSystemTest {
         JsonNode running = running("blip");
         String cluster = running.path("status").path("clusterName").asText();
         String attempt = running.path("status").path("dispatch").path("attemptId").asText();
+        // a create that timed out under load before the workload ran is an attempt too: count from here
+        int attemptsBefore = running.path("status").path("dispatchHistory").size();
 
         system.stopAgent(cluster);
         await().atMost(PATIENCE).until(() -> !"Healthy".equals(healthReason(cluster)));
@@ -85,7 +88,7 @@ class FailoverSystemTest {
         JsonNode after = api.workloadOfJob("team-a", "blip");
         assertThat(condition(after, "Evicted")).isNotEqualTo("True");
         assertThat(after.path("status").path("dispatch").path("attemptId").asText()).isEqualTo(attempt);
-        assertThat(after.path("status").path("dispatchHistory")).hasSize(1);
+        assertThat(after.path("status").path("dispatchHistory")).as("no new attempt since the outage").hasSize(attemptsBefore);
         deleteJob("blip");
     }
 
@@ -98,8 +101,19 @@ class FailoverSystemTest {
         for (int i = 0; i < 3; i++) {
             assertThat(finished("cordoned-" + i).path("status").path("clusterName").asText()).isEqualTo("a100-spot");
         }
+        assertThat(clusterEvent("a100-ondemand", "Cordoned")).isEqualTo("Normal");
+        // the gauge and the clusters view tell the same story as the conditions
+        assertThat(metric("berth_cluster_health{cluster=\"a100-ondemand\",state=\"cordoned\"}")).isEqualTo(1.0);
+        await().atMost(PATIENCE).until(() -> {
+            String health = healthReason("a100-spot");
+            JsonNode row = clustersViewRow("a100-spot");
+            String state = health.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+            return Double.valueOf(1.0).equals(metric("berth_cluster_health{cluster=\"a100-spot\",state=\"" + state + "\"}"))
+                    && health.equals(row.path("health").asText()) && "Closed".equals(row.path("breaker").asText());
+        });
         annotate("a100-ondemand", "berth.dev/cordon", "false");
         await().atMost(PATIENCE).until(() -> "False".equals(clusterCondition("a100-ondemand", "berth.dev/Cordoned")));
+        await().atMost(PATIENCE).until(() -> clusterEvent("a100-ondemand", "Uncordoned") != null);
     }
 
     @Test
@@ -119,6 +133,8 @@ class FailoverSystemTest {
         assertThat(history.get(0).path("outcome").asText()).isEqualTo("Stopped");
         assertThat(history.get(1).path("attemptId").asText()).isNotEqualTo(history.get(0).path("attemptId").asText());
         assertNoOverlaps();
+        assertThat(clusterEvent(from, "Draining")).isEqualTo("Normal");
+        assertThat(metric("berth_failovers_total{cluster_queue=\"team-a-cq\",from_cluster=\"" + from + "\"}")).isGreaterThanOrEqualTo(1.0);
 
         annotate(from, "berth.dev/drain", "false");
         await().atMost(PATIENCE).until(() -> "False".equals(clusterCondition(from, "berth.dev/Cordoned")));
@@ -140,6 +156,7 @@ class FailoverSystemTest {
         assertThat(lost.path("outcome").asText()).isEqualTo("ClusterLost");
         assertThat(lost.path("reason").asText()).contains("worker cluster " + from + " lost (AgentLost", "since");
         assertThat(done.path("status").path("dispatch").path("attemptId").asText()).isNotEqualTo(firstAttempt);
+        assertThat(clusterEvent(from, "ClusterLost")).isEqualTo("Warning");
 
         system.restartAgent(from);
         await().atMost(PATIENCE).until(() -> remoteAttempts(from, "agent-lost").isEmpty());
@@ -177,6 +194,34 @@ class FailoverSystemTest {
     }
 
     // ---- helpers ------------------------------------------------------------------------------
+
+    /** The type of the newest core/v1 Event with this reason about the MultiKueueCluster (cluster-scoped: namespace default). */
+    private String clusterEvent(String cluster, String reason) {
+        JsonNode events = api.get("/api/v1/namespaces/default/events");
+        String type = null;
+        if (events == null) return null;
+        for (JsonNode event : events.path("items")) {
+            JsonNode involved = event.path("involvedObject");
+            if (involved.path("kind").asText().equals("MultiKueueCluster") && involved.path("name").asText().equals(cluster)
+                    && event.path("reason").asText().equals(reason)) type = event.path("type").asText();
+        }
+        return type;
+    }
+
+    private Double metric(String series) {
+        String body = api.send("GET", "/metrics", null, null).body();
+        for (String line : body.split("\n")) {
+            if (line.startsWith(series + " ")) return Double.parseDouble(line.substring(series.length() + 1).trim());
+        }
+        return null;
+    }
+
+    private JsonNode clustersViewRow(String cluster) {
+        for (JsonNode row : api.get("/apis/visibility.berth.dev/v1alpha1/clusters").path("items")) {
+            if (row.path("name").asText().equals(cluster)) return row;
+        }
+        throw new AssertionError("no row for " + cluster + " in the clusters view");
+    }
 
     private void submit(String name, String runtime) {
         assertThat(api.send("POST", "/apis/batch/v1/namespaces/team-a/jobs", "application/yaml",

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class VirtualClusterProcess implements AutoCloseable {
     public static final String LOG_FILE = "cluster.log";
+    /** A JVM start, bounded generously: on a 2-core machine shared by many builds it has taken over a minute. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
     private final String name;

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RemoteWorkloadReconciler {
     public static final String REASON_FENCED = "FencingEpochSuperseded";
-    public static final String REASON_LEASE_EXPIRED = "LeaseExpired";
+    public static final String REASON_LEASE_EXPIRED = dev.berth.protocol.crd.RemoteWorkloadPhase.REASON_LEASE_EXPIRED;
     public static final String REASON_UNSUPPORTED = "UnsupportedTemplate";
 
     private final KubernetesClient client;

@@ -26,14 +26,20 @@ import java.util.concurrent.Callable;
 public final class ClusterCalls implements AutoCloseable {
     private final String cluster;
     private final KubernetesClient client;
+    private final AutoCloseable connection;
     private final ClusterResilience resilience;
     private final Clock clock;
     private volatile Instant lastSuccess;
     private volatile String lastError;
 
-    ClusterCalls(String cluster, KubernetesClient client, ResilienceOptions options, Clock clock) {
+    ClusterCalls(String cluster, ClusterClient client, ResilienceOptions options, Clock clock) {
+        this(cluster, client.client(), client, options, clock);
+    }
+
+    ClusterCalls(String cluster, KubernetesClient client, AutoCloseable connection, ResilienceOptions options, Clock clock) {
         this.cluster = cluster;
         this.client = client;
+        this.connection = connection;
         this.resilience = new ClusterResilience(cluster, options);
         this.clock = clock;
     }
@@ -51,6 +57,11 @@ public final class ClusterCalls implements AutoCloseable {
     /** The latest call's failure, or null when the latest call succeeded. */
     public String lastError() {
         return lastError;
+    }
+
+    /** The cluster answered that the object the call was about is not there (404). */
+    public static boolean isNotFound(Throwable error) {
+        return ClusterResilience.unwrap(error) instanceof KubernetesClientException k && k.getCode() == 404;
     }
 
     ClusterResilience resilience() {
@@ -147,6 +158,10 @@ public final class ClusterCalls implements AutoCloseable {
     @Override
     public void close() {
         resilience.close();
-        client.close();
+        try {
+            connection.close();
+        } catch (Exception ignored) {
+            // best effort: the cluster is being forgotten
+        }
     }
 }

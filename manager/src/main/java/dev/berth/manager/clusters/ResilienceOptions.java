@@ -26,4 +26,15 @@ public record ResilienceOptions(Duration callTimeout, int retryAttempts, Duratio
         if (slidingWindowCalls < 1) throw new IllegalArgumentException("slidingWindowCalls must be at least 1");
         if (maxConcurrentCalls < 1) throw new IllegalArgumentException("maxConcurrentCalls must be at least 1");
     }
+
+    /** The longest one guarded call may take in all: every attempt timing out, plus the waits between them. */
+    public Duration retryBudget() {
+        Duration budget = callTimeout.multipliedBy(retryAttempts);
+        Duration wait = retryBackoff;
+        for (int i = 1; i < retryAttempts; i++) {
+            budget = budget.plus(wait);
+            wait = wait.multipliedBy(2);
+        }
+        return budget;
+    }
 }

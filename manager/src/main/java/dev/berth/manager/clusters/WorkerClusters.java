@@ -6,9 +6,6 @@ import dev.berth.protocol.Annotations;
 import dev.berth.protocol.crd.CapacityReport;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.ClusterHealthPolicy;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
@@ -33,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One fabric8 client per MultiKueueCluster, built from its kubeconfig on the manager's Vert.x. On
+ * One fabric8 client per MultiKueueCluster, built from its kubeconfig on a Vert.x of its own ({@link ClusterClient}). On
  * connect it writes the flavor catalogue; then every poll it reads the agent's heartbeat Lease
  * (freshness and CapacityReport) and lists this manager's RemoteWorkloads. Remote calls run off
  * the state thread; every result hops back to the state thread before {@link ClusterEvents} hear it.
@@ -280,7 +277,7 @@ public final class WorkerClusters implements AutoCloseable {
         if (changed) events.capacityChanged(cluster.name);
     }
 
-    private KubernetesClient client(KubeconfigSource source) throws Exception {
+    private ClusterClient client(KubeconfigSource source) throws Exception {
         Config config;
         if (source.path() != null) {
             File file = new File(source.path());
@@ -295,7 +292,7 @@ public final class WorkerClusters implements AutoCloseable {
         config.setRequestTimeout(limit);
         config.setConnectionTimeout(limit);
         config.setWatchReconnectLimit(0);
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
+        return ClusterClient.of(config);
     }
 
     /** An error's message without content of the kubeconfig: exception messages of the parser are replaced. */

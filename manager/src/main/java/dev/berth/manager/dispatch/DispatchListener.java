@@ -15,4 +15,10 @@ public interface DispatchListener {
 
     /** The agent of {@code cluster} first reported the attempt admitted or running, this long after dispatch. */
     default void firstReport(String cluster, Duration sinceDispatch) {}
+
+    /** A workload of {@code clusterQueue} was evicted from {@code fromCluster} (lost or drained) to run elsewhere. */
+    default void failedOver(String clusterQueue, String fromCluster) {}
+
+    /** An attempt on {@code cluster} was stopped by its agent because its dispatch lease expired. */
+    default void leaseExpired(String cluster) {}
 }

@@ -32,4 +32,23 @@ public record FailoverOptions(Duration workerLostTimeout, Duration leaseMargin, 
                     + "s): otherwise a workload could be redispatched while its old copy may still run");
         }
     }
+
+    /**
+     * Checked when the configuration loads: the manager renews every lease/3, and a renewal that fails
+     * transiently is retried (resilience4j, then again at the next poll) for up to retryBudget; all of
+     * that must fit in what is left of the lease after one renewal interval, or a brief blip of slow
+     * answers expires a lease and stops a healthy workload.
+     */
+    public void validateRenewal(Duration leaseDuration, Duration renewEvery, Duration retryBudget) {
+        if (renewEvery.plus(retryBudget).compareTo(leaseDuration) >= 0) {
+            throw new IllegalArgumentException("a lease renewal may take up to " + millis(retryBudget)
+                    + " (retry-attempts x call-timeout plus backoff), which must be shorter than lease-duration (" + millis(leaseDuration)
+                    + ") minus the renewal interval (" + millis(renewEvery) + "): lengthen lease-duration or shorten call-timeout or"
+                    + " retry-attempts");
+        }
+    }
+
+    private static String millis(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
+    }
 }

@@ -1,15 +1,31 @@
 package dev.berth.manager.explain;
 
+import dev.berth.manager.dispatch.RejectionReason;
 import dev.berth.protocol.VisibilityApi.Reasons;
 
 /**
- * Classifies the per-cluster reasons {@code dispatch.PlacementPolicy} gives into CamelCase reasons.
- * Breaker open and lease lost are named hooks: the failover work makes placement reject clusters
- * with messages starting "breaker open" and "lease lost". ClusterRejectionTest runs the real
- * policy so that a changed wording fails the build instead of becoming "Other".
+ * Maps the per-cluster rejections of {@code dispatch.PlacementPolicy} to explain's CamelCase reasons:
+ * from the decision's {@link RejectionReason} code when there is one ({@link #reasonOf(RejectionReason, String)}),
+ * by the message's wording only for decisions without codes. DispatchExplanationTest runs the real
+ * policy so that a new code or a changed wording fails the build instead of becoming "Other".
  */
 public final class ClusterRejection {
     private ClusterRejection() {}
+
+    /** The reason for a rejection with its placement code; without one (older decisions), from the message. */
+    public static String reasonOf(RejectionReason code, String message) {
+        if (code == null) return reasonOf(message);
+        return switch (code) {
+            case NOT_CONNECTED -> Reasons.CLUSTER_NOT_CONNECTED;
+            case CORDONED -> Reasons.CLUSTER_CORDONED;
+            case BREAKER_OPEN -> Reasons.CLUSTER_BREAKER_OPEN;
+            case UNHEALTHY -> Reasons.CLUSTER_UNHEALTHY;
+            case NO_HEARTBEAT, HEARTBEAT_STALE -> Reasons.CLUSTER_HEARTBEAT_STALE;
+            case FLAVOR_MISSING -> Reasons.FLAVOR_MISSING;
+            case NO_CAPACITY -> Reasons.NO_CAPACITY;
+            case NOT_YET -> Reasons.NOT_YET_INCREMENTAL;
+        };
+    }
 
     public static String reasonOf(String message) {
         if (message == null) return Reasons.OTHER;

@@ -63,7 +63,7 @@ final class DispatchLayer {
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("name", name);
             c.put("chosen", false);
-            c.put("reason", ClusterRejection.reasonOf(why));
+            c.put("reason", ClusterRejection.reasonOf(placement.reasons().get(name), why));
             c.put("message", why);
             clusters.add(c);
         });

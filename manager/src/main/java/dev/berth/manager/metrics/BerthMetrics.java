@@ -6,8 +6,6 @@ import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -48,9 +46,9 @@ public final class BerthMetrics {
     }
 
     /** Replaces the gauges with what the state thread sees now. */
-    public void refresh(QueueMetrics queueMetrics, List<ClusterView> clusterViews, Instant now, Duration heartbeatStaleAfter) {
+    public void refresh(QueueMetrics queueMetrics, List<ClusterView> clusterViews) {
         queues.update(queueMetrics);
-        clusters.update(clusterViews, now, heartbeatStaleAfter);
+        clusters.update(clusterViews);
     }
 
     /** The Prometheus text exposition (format 0.0.4) of every meter. */

@@ -1,5 +1,6 @@
 package dev.berth.manager.metrics;
 
+import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.FlavorCapacity;
@@ -11,7 +12,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +21,28 @@ import java.util.Map;
  * agents report, dispatch counts and latency, failovers and lease expiries.
  */
 final class ClusterMetrics implements DispatchListener {
-    /** A cluster's health for {@code berth_cluster_health}; the first that applies wins. */
+    /**
+     * A cluster's state for {@code berth_cluster_health}: its ClusterHealthPolicy health (the same as
+     * the MultiKueueCluster's berth.dev/Healthy condition and the clusters view), except that a cordoned
+     * or draining cluster that is not lost shows as cordoned. A view not assessed yet counts as
+     * degraded when connected, else unreachable.
+     */
     enum ClusterState {
-        UNREACHABLE, STALE, CORDONED, HEALTHY;
+        UNREACHABLE, AGENT_LOST, CORDONED, DEGRADED, HEALTHY;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
 
-        static ClusterState of(ClusterView view, Instant now, Duration staleAfter) {
-            if (!view.connected()) return UNREACHABLE;
-            if (view.lastHeartbeat() == null || view.lastHeartbeat().plus(staleAfter).isBefore(now)) return STALE;
-            if (view.cordoned()) return CORDONED;
-            return HEALTHY;
+        static ClusterState of(ClusterView view) {
+            ClusterHealth health = view.health() != null ? view.health()
+                    : view.connected() ? ClusterHealth.DEGRADED : ClusterHealth.UNREACHABLE;
+            return switch (health) {
+                case UNREACHABLE -> UNREACHABLE;
+                case AGENT_LOST -> AGENT_LOST;
+                case DEGRADED -> view.cordoned() ? CORDONED : DEGRADED;
+                case HEALTHY -> view.cordoned() ? CORDONED : HEALTHY;
+            };
         }
     }
 
@@ -44,18 +53,18 @@ final class ClusterMetrics implements DispatchListener {
     ClusterMetrics(MeterRegistry registry) {
         this.registry = registry;
         health = MultiGauge.builder(MetricNames.CLUSTER_HEALTH)
-                .description("Reports each worker 'cluster' with its 'state' (healthy, cordoned, stale heartbeat, unreachable); 1 for exactly one state")
+                .description("Reports each worker 'cluster' with its 'state' (healthy, degraded, cordoned, agent_lost, unreachable); 1 for exactly one state")
                 .register(registry);
         freeCapacity = MultiGauge.builder(MetricNames.CLUSTER_FREE_CAPACITY)
                 .description("Free capacity per worker 'cluster', 'flavor' and 'resource' as its agent last reported it (cpu in cores)")
                 .register(registry);
     }
 
-    void update(List<ClusterView> views, Instant now, Duration staleAfter) {
+    void update(List<ClusterView> views) {
         List<MultiGauge.Row<?>> healthRows = new ArrayList<>();
         List<MultiGauge.Row<?>> capacityRows = new ArrayList<>();
         for (ClusterView view : views) {
-            ClusterState state = ClusterState.of(view, now, staleAfter);
+            ClusterState state = ClusterState.of(view);
             for (ClusterState candidate : ClusterState.values()) {
                 healthRows.add(MultiGauge.Row.of(Tags.of(Label.CLUSTER, view.name(), Label.STATE, candidate.label()),
                         candidate == state ? 1 : 0));
@@ -88,15 +97,22 @@ final class ClusterMetrics implements DispatchListener {
                 .register(registry).record(sinceDispatch.toNanos() / 1e9);
     }
 
+    @Override
+    public void failedOver(String clusterQueue, String fromCluster) {
+        failover(clusterQueue, fromCluster);
+    }
+
+    @Override
+    public void leaseExpired(String cluster) {
+        Counter.builder(MetricNames.LEASE_EXPIRIES)
+                .description("The number of dispatch leases that expired, per worker 'cluster'")
+                .tag(Label.CLUSTER, cluster).register(registry).increment();
+    }
+
     void failover(String clusterQueue, String fromCluster) {
         Counter.builder(MetricNames.FAILOVERS)
                 .description("The number of workloads moved off a worker cluster, per 'cluster_queue' and 'from_cluster'")
                 .tag(Label.CLUSTER_QUEUE, clusterQueue).tag(Label.FROM_CLUSTER, fromCluster).register(registry).increment();
     }
 
-    void leaseExpired(String cluster) {
-        Counter.builder(MetricNames.LEASE_EXPIRIES)
-                .description("The number of dispatch leases that expired, per worker 'cluster'")
-                .tag(Label.CLUSTER, cluster).register(registry).increment();
-    }
 }

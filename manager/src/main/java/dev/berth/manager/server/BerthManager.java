@@ -89,6 +89,7 @@ public final class BerthManager implements AutoCloseable {
             state.controller.schedule();
             state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);
             state.dispatcher.listener = metrics.dispatchListener();
+            state.dispatcher.failover.events = new StoredClusterActionEvents(state, events);
             state.dispatcher.recover();
             return null;
         });
@@ -112,8 +113,9 @@ public final class BerthManager implements AutoCloseable {
                 id -> stateThread.execute(() -> {
                     workerClusters.pollAll();
                     state.dispatcher.failover.evictFromLostClusters();
+                    state.dispatcher.retryFailedRenewals();
                 }));
-        leaseTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.leaseDuration().toMillis() / 3),
+        leaseTimer = vertx.setPeriodic(dispatchOptions.renewEvery().toMillis(),
                 id -> stateThread.execute(() -> {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
@@ -142,8 +144,7 @@ public final class BerthManager implements AutoCloseable {
 
     private CompletableFuture<?> refreshMetrics() {
         return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(),
-                workerClusters == null ? List.of() : workerClusters.views(), clock.instant(),
-                dispatchOptions.placement().heartbeatStaleAfter()), stateThread);
+                workerClusters == null ? List.of() : workerClusters.views()), stateThread);
     }
 
     /** Every worker cluster's health (health, breaker, last heartbeat, lost since, cordoned): safe from any thread, for gauges. */

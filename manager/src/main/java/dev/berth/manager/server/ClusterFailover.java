@@ -9,7 +9,10 @@ import dev.berth.manager.objects.StatusJson;
 import dev.berth.protocol.Conditions;
 import java.time.Clock;
 import java.time.Instant;
+import dev.berth.manager.core.WorkloadStatus;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,8 @@ final class ClusterFailover {
     private final MultiKueueStatus status;
     private final LostClusterPolicy lostPolicy;
     ClusterActionEvents events = ClusterActionEvents.LOGGING;
+    /** Clusters currently lost, so that ClusterLost is recorded once per loss. */
+    private final Set<String> lostClusters = new HashSet<>();
 
     ClusterFailover(Dispatcher dispatcher, ManagerState state, Clock clock, DispatchOptions options, MultiKueueStatus status) {
         this.dispatcher = dispatcher;
@@ -44,6 +49,18 @@ final class ClusterFailover {
     void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
         String message = health.message() + (lostSince == null ? "" : " (lost since " + StatusJson.timestamp(lostSince) + ")");
         status.clusterCondition(cluster, Conditions.BERTH_HEALTHY, health.health() == ClusterHealth.HEALTHY, health.health().reason(), message);
+        if (health.health().lost() && lostClusters.add(cluster)) {
+            events.warning(cluster, Conditions.Reasons.CLUSTER_LOST, "worker cluster " + cluster + " lost (" + health.health().reason()
+                    + "): " + message + "; its workloads move elsewhere after workerLostTimeout "
+                    + options.failover().workerLostTimeout().toSeconds() + "s");
+        } else if (!health.health().lost()) {
+            lostClusters.remove(cluster);
+        }
+    }
+
+    private String clusterQueueOf(WorkloadKey key) {
+        WorkloadStatus workload = state.controller.statusOf(key);
+        return workload == null || workload.admission() == null ? "" : workload.admission().clusterQueue();
     }
 
     /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
@@ -88,6 +105,7 @@ final class ClusterFailover {
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                 .addKeyValue("attemptNumber", attempt.number).log("evicting workload from lost cluster: " + message);
         DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, Conditions.Reasons.CLUSTER_LOST, message, clock.instant());
+        dispatcher.listener.failedOver(clusterQueueOf(key), cluster);
         dispatcher.abandon(key, attempt, "cluster lost");
         state.controller.evict(key, Conditions.Reasons.CLUSTER_LOST, message);
     }
@@ -148,6 +166,7 @@ final class ClusterFailover {
     void drained(WorkloadKey key, Dispatcher.Attempt attempt, String cluster) {
         String message = "worker cluster " + cluster + " drained by an operator; attempt " + attempt.id + " stopped there and requeued";
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id).log(message);
+        dispatcher.listener.failedOver(clusterQueueOf(key), cluster);
         dispatcher.abandon(key, attempt, "drained");
         state.controller.evict(key, Conditions.Reasons.CLUSTER_DRAINED, message);
     }

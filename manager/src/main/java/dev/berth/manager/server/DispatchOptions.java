@@ -10,7 +10,8 @@ import java.time.Duration;
  * lease, how often worker clusters are polled (heartbeat, capacity, attempts; stale attempts are
  * garbage-collected on each listing), placement's own options, failover (workerLostTimeout, health
  * tolerances) and the per-cluster resilience4j settings. The lease must be shorter than
- * workerLostTimeout: checked here, so a bad configuration fails at load with a clear message.
+ * workerLostTimeout, and a renewal's whole retry budget must fit in the lease after one renewal interval:
+ * checked here, so a bad configuration fails at load with a clear message.
  */
 public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
                               FailoverOptions failover, ResilienceOptions resilience) {
@@ -19,6 +20,16 @@ public record DispatchOptions(String managerId, Duration leaseDuration, Duration
 
     public DispatchOptions {
         failover.validateLease(leaseDuration);
+        failover.validateRenewal(leaseDuration, renewEvery(leaseDuration), resilience.retryBudget());
+    }
+
+    /** How often every current attempt's lease is renewed. */
+    public Duration renewEvery() {
+        return renewEvery(leaseDuration);
+    }
+
+    private static Duration renewEvery(Duration lease) {
+        return Duration.ofMillis(Math.max(10, lease.toMillis() / 3));
     }
 
     public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement) {

@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
@@ -65,6 +66,9 @@ final class Dispatcher implements ClusterEvents {
         Duration lease = Duration.ZERO;
         /** Per cluster, the latest lease renew time sent there (or the dispatch time). */
         final Map<String, Instant> lastRenewal = new HashMap<>();
+        /** Clusters whose latest renewal failed (retried at the next poll) or is still in flight. */
+        final Set<String> renewalFailed = new HashSet<>();
+        final Set<String> renewing = new HashSet<>();
         /** An operator drains the cluster: the lease was expired on purpose, so the agent stops the attempt. */
         boolean draining;
         /** 1 for the workload's first attempt, then one more per redispatch. */
@@ -423,6 +427,7 @@ final class Dispatcher implements ClusterEvents {
             }
             case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
                 DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
+                if (RemoteWorkloadPhase.REASON_LEASE_EXPIRED.equals(remote.getReason()) && !attempt.draining) listener.leaseExpired(cluster);
                 if (attempt.draining) {
                     failover.drained(key, attempt, cluster);
                     return;
@@ -458,16 +463,40 @@ final class Dispatcher implements ClusterEvents {
     void renewLeases() {
         if (clusters == null) return;
         Instant stamp = clock.instant();
-        String now = StatusJson.timestamp(stamp);
         attempts.forEach((key, attempt) -> {
-            if (attempt.draining) return;
-            for (String cluster : attempt.clusters) {
-                if (!failover.keepRenewing(cluster, attempt)) continue;
-                attempt.lastRenewal.put(cluster, stamp);
-                clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), now, epoch)
-                        .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
-                                .addKeyValue("attempt", attempt.id).log("lease renewal failed: " + e.getMessage())));
-            }
+            for (String cluster : List.copyOf(attempt.clusters)) renew(key, attempt, cluster, stamp);
+        });
+    }
+
+    /**
+     * Renews again, at once, every lease whose latest renewal failed (a timeout or a brief error of
+     * the cluster): a transient failure must not wait a whole renewal interval. Called every poll.
+     */
+    void retryFailedRenewals() {
+        if (clusters == null) return;
+        Instant stamp = clock.instant();
+        attempts.forEach((key, attempt) -> {
+            for (String cluster : List.copyOf(attempt.renewalFailed)) renew(key, attempt, cluster, stamp);
+        });
+    }
+
+    private void renew(WorkloadKey key, Attempt attempt, String cluster, Instant stamp) {
+        if (attempt.draining || attempt.renewing.contains(cluster) || !attempt.clusters.contains(cluster)) return;
+        if (!failover.keepRenewing(cluster, attempt)) return;
+        clusters.calls(cluster).ifPresent(calls -> {
+            attempt.lastRenewal.put(cluster, stamp);
+            attempt.renewing.add(cluster);
+            clusters.onStateThread(calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch), done -> {
+                attempt.renewing.remove(cluster);
+                if (done.succeeded()) {
+                    attempt.renewalFailed.remove(cluster);
+                    return;
+                }
+                if (ClusterCalls.isNotFound(done.cause())) return;
+                attempt.renewalFailed.add(cluster);
+                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        .log("lease renewal failed, retried at the next poll: " + done.cause().getMessage());
+            });
         });
     }
 

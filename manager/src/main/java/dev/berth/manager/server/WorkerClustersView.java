@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.BreakerState;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.explain.WorkerClusterRow;
 import dev.berth.manager.objects.StatusJson;
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * The worker clusters as the dashboard shows them: every MultiKueueCluster with its connection,
- * the agent's last report, a health (by default from connection and heartbeat age), capacity per
+ * the agent's last report, its health (ClusterHealthPolicy's, as on its berth.dev/Healthy condition) and
+ * circuit breaker state, capacity per
  * flavor as the agent reports it, and the attempts running there. Built on the state thread.
  */
 final class WorkerClustersView {
@@ -61,11 +63,21 @@ final class WorkerClustersView {
                 running.add(new WorkerClusterRow.RunningAttempt(key.namespace(), key.name(), attemptId, phase));
             });
         }
-        String health = WorkerClusterRow.defaultHealth(view.connected(), view.lastHeartbeat(), clock.instant(),
-                options.placement().heartbeatStaleAfter());
+        // the health policy's verdict, as on the berth.dev/Healthy condition and berth_cluster_health
+        String health = view.health() != null ? view.health().reason() : WorkerClusterRow.defaultHealth(view.connected(),
+                view.lastHeartbeat(), clock.instant(), options.placement().heartbeatStaleAfter());
+        String breaker = connected == null ? null : breaker(view.breaker());
         String lastError = connected == null ? null : connected.lastError(name).orElse(null);
         return new WorkerClusterRow(name, view.connected(),
-                view.lastHeartbeat() == null ? null : StatusJson.timestamp(view.lastHeartbeat()), lastError, health, null,
+                view.lastHeartbeat() == null ? null : StatusJson.timestamp(view.lastHeartbeat()), lastError, health, breaker,
                 capacity, running);
+    }
+
+    private static String breaker(BreakerState state) {
+        return switch (state) {
+            case CLOSED -> "Closed";
+            case HALF_OPEN -> "HalfOpen";
+            case OPEN -> "Open";
+        };
     }
 }

@@ -169,7 +169,10 @@ class ManagerReplicasTest {
             PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC());
             ManagerReplica replica = ManagerReplica.start(options, store, () -> new BerthManager(store, Clock.systemUTC(),
                     SchedulerOptions.DEFAULTS, new DispatchOptions("test-manager", lease, Duration.ofMillis(200),
-                    PlacementOptions.DEFAULTS)));
+                    PlacementOptions.DEFAULTS, dev.berth.manager.dispatch.FailoverOptions.DEFAULTS,
+                    // a renewal's whole retry budget must fit in the lease
+                    new dev.berth.manager.clusters.ResilienceOptions(Duration.ofMillis(800), 2, Duration.ofMillis(100), 50f, 10,
+                            Duration.ofSeconds(10), 8))));
             replicas.add(replica);
             started.add(replica);
         }

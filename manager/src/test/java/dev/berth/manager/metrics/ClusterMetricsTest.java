@@ -2,6 +2,8 @@ package dev.berth.manager.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.manager.dispatch.BreakerState;
+import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.FlavorCapacity;
 import dev.berth.manager.core.QueueMetrics;
@@ -19,32 +21,41 @@ class ClusterMetricsTest {
     private final BerthMetrics metrics = new BerthMetrics();
 
     private PrometheusText refresh(ClusterView... views) {
-        metrics.refresh(new QueueMetrics(List.of()), List.of(views), NOW, STALE_AFTER);
+        metrics.refresh(new QueueMetrics(List.of()), List.of(views));
         return new PrometheusText(metrics.scrape());
     }
 
     private static ClusterView view(String name, boolean connected, boolean cordoned, Instant heartbeat) {
+        return view(name, connected, cordoned, heartbeat, connected ? ClusterHealth.HEALTHY : ClusterHealth.UNREACHABLE);
+    }
+
+    private static ClusterView view(String name, boolean connected, boolean cordoned, Instant heartbeat, ClusterHealth health) {
         return new ClusterView(name, connected, cordoned, heartbeat, Map.of("a100",
-                new FlavorCapacity("a100", Map.of("nvidia.com/gpu", 6L, "cpu", 1500L), Map.of("nvidia.com/gpu", 4L))));
+                new FlavorCapacity("a100", Map.of("nvidia.com/gpu", 6L, "cpu", 1500L), Map.of("nvidia.com/gpu", 4L))), health,
+                BreakerState.CLOSED);
     }
 
     @Test
-    void eachClusterHasExactlyOneHealthState() {
+    void eachClusterHasExactlyOneHealthStateTheHealthPolicys() {
         PrometheusText scrape = refresh(
                 view("fresh", true, false, NOW.minusSeconds(2)),
                 view("drained", true, true, NOW.minusSeconds(2)),
-                view("silent", true, false, NOW.minusSeconds(120)),
+                view("late", true, false, NOW.minusSeconds(20), ClusterHealth.DEGRADED),
+                view("silent", true, false, NOW.minusSeconds(120), ClusterHealth.AGENT_LOST),
+                view("silent-cordoned", true, true, NOW.minusSeconds(120), ClusterHealth.AGENT_LOST),
                 view("gone", false, false, null));
         assertThat(state(scrape, "fresh")).isEqualTo("healthy");
         assertThat(state(scrape, "drained")).isEqualTo("cordoned");
-        assertThat(state(scrape, "silent")).isEqualTo("stale");
+        assertThat(state(scrape, "late")).isEqualTo("degraded");
+        assertThat(state(scrape, "silent")).isEqualTo("agent_lost");
+        assertThat(state(scrape, "silent-cordoned")).as("lost wins over cordoned").isEqualTo("agent_lost");
         assertThat(state(scrape, "gone")).isEqualTo("unreachable");
-        assertThat(scrape.family(MetricNames.CLUSTER_HEALTH)).hasSize(16);
+        assertThat(scrape.family(MetricNames.CLUSTER_HEALTH)).hasSize(30);
     }
 
     private static String state(PrometheusText scrape, String cluster) {
         String found = null;
-        for (String state : List.of("healthy", "cordoned", "stale", "unreachable")) {
+        for (String state : List.of("healthy", "degraded", "cordoned", "agent_lost", "unreachable")) {
             Double value = scrape.value(MetricNames.CLUSTER_HEALTH, "cluster", cluster, "state", state);
             if (value != null && value == 1.0) {
                 assertThat(found).as("two states for %s", cluster).isNull();

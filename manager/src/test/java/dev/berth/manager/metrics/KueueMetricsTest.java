@@ -46,7 +46,7 @@ class KueueMetricsTest {
     }
 
     private PrometheusText scrape() {
-        metrics.refresh(controller.queueMetrics(), List.of(), clock.instant(), Duration.ofSeconds(30));
+        metrics.refresh(controller.queueMetrics(), List.of());
         return new PrometheusText(metrics.scrape());
     }
 

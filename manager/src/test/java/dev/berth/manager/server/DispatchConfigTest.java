@@ -18,11 +18,11 @@ class DispatchConfigTest {
 
     @Test
     void drillSettingsGoDownToSeconds() {
-        DispatchOptions options = DispatchConfig.parse(Map.of("worker-lost-timeout", "5s", "lease-duration", "3s",
+        DispatchOptions options = DispatchConfig.parse(Map.of("worker-lost-timeout", "5s", "lease-duration", "4s",
                 "agent-lost-after", "2s", "heartbeat-late-after", "1500ms", "contact-grace", "PT2S", "call-timeout", "1s",
-                "breaker-window", "4", "breaker-open-for", "2s", "max-concurrent-calls", "3"));
+                "retry-attempts", "2", "breaker-window", "4", "breaker-open-for", "2s", "max-concurrent-calls", "3"));
         assertThat(options.failover().workerLostTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(options.leaseDuration()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.leaseDuration()).isEqualTo(Duration.ofSeconds(4));
         assertThat(options.failover().health().heartbeatLateAfter()).isEqualTo(Duration.ofMillis(1500));
         assertThat(options.resilience().slidingWindowCalls()).isEqualTo(4);
         assertThat(options.resilience().maxConcurrentCalls()).isEqualTo(3);
@@ -33,6 +33,18 @@ class DispatchConfigTest {
         assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost-timeout", "30s", "lease-duration", "60s")))
                 .hasMessage("invalid dispatch configuration: dispatch lease duration (60s) must be shorter than workerLostTimeout (30s):"
                         + " otherwise a workload could be redispatched while its old copy may still run");
+    }
+
+    @Test
+    void aRenewalWhoseRetriesCannotFinishWithinTheLeaseFailsTheStart() {
+        // 3 attempts x 3 s + 200 ms + 400 ms of backoff = 9.6 s, but a 12 s lease renewed every 4 s leaves 8 s
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost-timeout", "60s", "lease-duration", "12s",
+                "call-timeout", "3s")))
+                .hasMessage("invalid dispatch configuration: a lease renewal may take up to 9600ms (retry-attempts x call-timeout"
+                        + " plus backoff), which must be shorter than lease-duration (12s) minus the renewal interval (4s):"
+                        + " lengthen lease-duration or shorten call-timeout or retry-attempts");
+        assertThat(DispatchConfig.parse(Map.of("worker-lost-timeout", "60s", "lease-duration", "15s", "call-timeout", "3s"))
+                .renewEvery()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

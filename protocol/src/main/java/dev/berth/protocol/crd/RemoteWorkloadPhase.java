@@ -16,6 +16,8 @@ public final class RemoteWorkloadPhase {
     public static final String STOPPED = "Stopped";
     /** Refused by the agent, e.g. an older fencing epoch or an unsupported template. */
     public static final String REJECTED = "Rejected";
+    /** The reason of a Stopped attempt whose dispatch lease expired before the manager renewed it. */
+    public static final String REASON_LEASE_EXPIRED = "LeaseExpired";
 
     public static boolean isFinal(String phase) {
         return SUCCEEDED.equals(phase) || FAILED.equals(phase) || STOPPED.equals(phase) || REJECTED.equals(phase);
