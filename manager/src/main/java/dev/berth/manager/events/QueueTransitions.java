@@ -22,11 +22,11 @@ final class QueueTransitions {
     /** Events for the queues a workload is in, from its status change; workload is "namespace/name". */
     static List<WorkloadEvent> forWorkload(String workload, JsonNode previousStatus, WorkloadStatus next) {
         List<WorkloadEvent> events = new ArrayList<>();
-        if (WorkloadTransitions.becameTrue(previousStatus, next, Conditions.QUOTA_RESERVED)) {
-            events.add(new WorkloadEvent(Events.NORMAL, Events.Reasons.QUOTA_RESERVED, "Quota reserved for workload " + workload));
-        }
+        // One event per admission on the queue (each is a write): QuotaReserved only while admission checks are pending.
         if (WorkloadTransitions.becameTrue(previousStatus, next, Conditions.ADMITTED)) {
             events.add(new WorkloadEvent(Events.NORMAL, Events.Reasons.ADMITTED, "Admitted workload " + workload));
+        } else if (WorkloadTransitions.becameTrue(previousStatus, next, Conditions.QUOTA_RESERVED)) {
+            events.add(new WorkloadEvent(Events.NORMAL, Events.Reasons.QUOTA_RESERVED, "Quota reserved for workload " + workload));
         }
         if (WorkloadTransitions.becameTrue(previousStatus, next, Conditions.PREEMPTED)) {
             Condition preempted = next.condition(Conditions.PREEMPTED);

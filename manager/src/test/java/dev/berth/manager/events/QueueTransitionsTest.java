@@ -32,8 +32,15 @@ class QueueTransitionsTest {
                 new Condition(Conditions.QUOTA_RESERVED, true, "QuotaReserved", "Quota reserved in ClusterQueue cq", T0),
                 new Condition(Conditions.ADMITTED, true, "Admitted", "The workload is admitted", T0)), null, List.of(), 0);
         assertThat(QueueTransitions.forWorkload("team-a/x", MissingNode.getInstance(), next)).containsExactly(
-                new WorkloadEvent("Normal", "QuotaReserved", "Quota reserved for workload team-a/x"),
                 new WorkloadEvent("Normal", "Admitted", "Admitted workload team-a/x"));
+    }
+
+    @Test
+    void quotaReservedWhileChecksArePendingIsItsOwnEvent() {
+        WorkloadStatus next = new WorkloadStatus(List.of(
+                new Condition(Conditions.QUOTA_RESERVED, true, "QuotaReserved", "Quota reserved in ClusterQueue cq", T0)), null, List.of(), 0);
+        assertThat(QueueTransitions.forWorkload("team-a/x", MissingNode.getInstance(), next)).containsExactly(
+                new WorkloadEvent("Normal", "QuotaReserved", "Quota reserved for workload team-a/x"));
     }
 
     @Test

@@ -119,7 +119,6 @@ class KubectlRunbookTest {
         String out = kubectl.run("kubectl describe localqueue team-a-queue -n team-a").ok().stdout();
         System.out.println(out);
         assertThat(out).contains("Name:", "team-a-queue", "Namespace:", "team-a", "Cluster Queue:", "team-a-cq", "Kind:", "LocalQueue")
-                .containsPattern("Normal\\s+QuotaReserved\\s+.*Quota reserved for workload team-a/" + workload)
                 .containsPattern("Normal\\s+Admitted\\s+.*Admitted workload team-a/" + workload);
     }
 
