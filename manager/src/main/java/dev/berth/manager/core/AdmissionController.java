@@ -72,6 +72,7 @@ public final class AdmissionController {
 
     public void applyClusterQueue(ClusterQueueSpec spec) {
         ClusterQueueSpec previous = state.clusterQueues.put(spec.name(), spec);
+        queueStatus.forget(spec.name(), null); // rewrite the status: its observedGeneration follows the spec
         structureChanged = true;
         if (previous == null || previous.stopPolicy() != spec.stopPolicy()) applyStopPolicy(spec.name(), spec.stopPolicy(), true);
     }
@@ -94,6 +95,7 @@ public final class AdmissionController {
 
     public void applyLocalQueue(LocalQueueSpec spec) {
         LocalQueueSpec previous = state.localQueues.put(spec.key(), spec);
+        queueStatus.forget(null, spec.key()); // rewrite the status: its observedGeneration follows the spec
         structureChanged = true;
         if (previous == null || previous.stopPolicy() != spec.stopPolicy()) applyLocalStopPolicy(spec);
     }

@@ -49,7 +49,7 @@ final class WorkloadTransitions {
         return events;
     }
 
-    private static boolean becameTrue(JsonNode previousStatus, WorkloadStatus next, String type) {
+    static boolean becameTrue(JsonNode previousStatus, WorkloadStatus next, String type) {
         return next.isTrue(type) && !"True".equals(field(previousStatus, type, "status"));
     }
 

@@ -81,7 +81,8 @@ public final class BerthManager implements AutoCloseable {
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
         this.state = new ManagerState(feed);
         this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
-                new StoreStatusSink(state), feed, Resources.WORKLOADS.resource(), events, clock));
+                new StoreStatusSink(state), feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
+                Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
         this.state.controller.setListener(metrics.admissionListener());
         this.service = new ObjectService(feed, ManagerResources.registry(state));
         onStateThread(() -> {

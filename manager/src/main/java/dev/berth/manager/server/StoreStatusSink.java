@@ -5,6 +5,7 @@ import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.ObservedGeneration;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
@@ -25,11 +26,12 @@ final class StoreStatusSink implements StatusSink {
         Optional<StoredObject> stored = state.store.get(objectKey);
         if (stored.isEmpty()) return;
         ObjectNode object = stored.get().object();
+        ObjectNode current = object;
         if (object.path("spec").path("active").asBoolean(true) != active) {
             object.with("spec").put("active", active);
-            state.store.replace(objectKey, object, null);
+            current = state.store.replace(objectKey, object, null).object();
         }
-        ObjectNode written = StatusJson.workloadStatus(status);
+        ObjectNode written = ObservedGeneration.stamp(StatusJson.workloadStatus(status), current);
         // Dispatch's own fields are kept: the controller does not know them.
         ObjectNode before = stored.get().object().path("status").isObject() ? (ObjectNode) stored.get().object().get("status") : null;
         if (before != null) {
@@ -56,7 +58,9 @@ final class StoreStatusSink implements StatusSink {
 
     private void writeStatus(ObjectKey key, QueueStatus status) {
         try {
-            state.store.replaceStatus(key, StatusJson.queueStatus(status), null);
+            Optional<StoredObject> stored = state.store.get(key);
+            if (stored.isEmpty()) return;
+            state.store.replaceStatus(key, ObservedGeneration.stamp(StatusJson.queueStatus(status), stored.get().object()), null);
         } catch (NotFoundException deleted) {
             // the queue was deleted in the meantime
         }

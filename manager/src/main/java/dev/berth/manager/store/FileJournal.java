@@ -50,7 +50,7 @@ final class FileJournal implements WriteLog {
             long end = channel.size();
             try {
                 writeFully(JournalFormat.encode(record), end);
-                channel.force(true);
+                if (!FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) channel.force(true);
             } catch (IOException e) {
                 undoPartialAppend(end);
                 throw e;

@@ -14,12 +14,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded durable {@link ObjectStore}: a directory holding a snapshot and a journal. Every
- * write is appended to the journal and forced to disk before it returns. Opening loads the
+ * write is appended to the journal and forced to disk before it returns, except Events
+ * ({@link #BEST_EFFORT_RESOURCES}). Opening loads the
  * snapshot, replays the journal and drops a torn tail left by a crash. An exclusive lock on the
  * directory keeps a second manager out.
  */
 public final class FileObjectStore extends TableBackedStore {
     public static final long DEFAULT_COMPACT_AFTER_BYTES = 64L * 1024 * 1024;
+    /**
+     * Resources whose writes are appended to the journal without forcing it: core/v1 Events, which
+     * the API server also keeps best-effort. The journal is one sequential file, so the next forced
+     * write of any other object makes them durable with it, in order; a crash before that loses
+     * only the newest events, never an object written after them.
+     */
+    static final java.util.Set<String> BEST_EFFORT_RESOURCES = java.util.Set.of("/events");
     private static final Logger log = LoggerFactory.getLogger(FileObjectStore.class);
 
     private final FileJournal journal;

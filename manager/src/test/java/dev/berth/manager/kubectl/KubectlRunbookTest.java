@@ -108,7 +108,18 @@ class KubectlRunbookTest {
     void describeClusterQueueShowsStatus() throws Exception {
         String out = kubectl.run("kubectl describe clusterqueue team-a-cq").ok().stdout();
         System.out.println(out);
-        assertThat(out).contains("Name:", "team-a-cq", "Cohort Name:", "gpu-pool", "Admitted Workloads:", "Kind:", "ClusterQueue");
+        assertThat(out).contains("Name:", "team-a-cq", "Cohort Name:", "gpu-pool", "Admitted Workloads:", "Kind:", "ClusterQueue",
+                        "Observed Generation:")
+                .containsPattern("Normal\\s+Admitted\\s+.*Admitted workload team-a/" + workload);
+    }
+
+    @Test
+    @Order(6)
+    void describeLocalQueueShowsStatusAndEvents() throws Exception {
+        String out = kubectl.run("kubectl describe localqueue team-a-queue -n team-a").ok().stdout();
+        System.out.println(out);
+        assertThat(out).contains("Name:", "team-a-queue", "Namespace:", "team-a", "Cluster Queue:", "team-a-cq", "Kind:", "LocalQueue")
+                .containsPattern("Normal\\s+Admitted\\s+.*Admitted workload team-a/" + workload);
     }
 
     @Test
@@ -149,6 +160,44 @@ class KubectlRunbookTest {
         assertThat(out).containsPattern("Normal\\s+QuotaReserved\\s+workload/" + workload + "\\s+Quota reserved in ClusterQueue team-a-cq")
                 .containsPattern("Normal\\s+Admitted\\s+workload/" + workload + "\\s+Admitted by ClusterQueue team-a-cq");
         assertThat(out.indexOf("QuotaReserved")).isLessThan(out.indexOf("Admitted by"));
+    }
+
+    @Test
+    @Order(10)
+    void describeClusterQueueShowsItsStopAndRestart() throws Exception {
+        String out = kubectl.run("kubectl describe clusterqueue team-a-cq").ok().stdout();
+        System.out.println(out);
+        assertThat(out).containsPattern("Warning\\s+Stopped\\s+.*Can't admit new workloads: is stopped \\(stopPolicy Hold\\)")
+                .containsPattern("Normal\\s+Ready\\s+.*Can admit new workloads \\(was Stopped\\)");
+    }
+
+    @Test
+    @Order(11)
+    void applyOfAV1beta1ClusterQueuePrintsTheDeprecationWarnings() throws Exception {
+        Path legacy = home.resolve("legacy-cq.yaml");
+        Files.writeString(legacy, """
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata:
+                  name: legacy-cq
+                spec:
+                  cohort: gpu-pool
+                  namespaceSelector: {}
+                  resourceGroups:
+                  - coveredResources: ["cpu"]
+                    flavors:
+                    - name: default-cpu
+                      resources:
+                      - name: cpu
+                        nominalQuota: "1"
+                """);
+        Kubectl.Result result = kubectl.run("kubectl apply -f " + legacy).ok();
+        System.out.println(result.stdout() + result.stderr());
+        assertThat(result.stdout()).contains("clusterqueue.kueue.x-k8s.io/legacy-cq created");
+        assertThat(result.stderr()).contains("Warning: kueue.x-k8s.io/v1beta1 ClusterQueue is deprecated", "Warning: spec.cohort")
+                .contains("cohortName");
+        assertThat(kubectl.run("kubectl get cq legacy-cq -o jsonpath={.apiVersion}/{.spec.cohortName}/{.spec.cohort}").ok().stdout())
+                .isEqualTo("kueue.x-k8s.io/v1beta2/gpu-pool/");
     }
 
     private static String read(Path file) {

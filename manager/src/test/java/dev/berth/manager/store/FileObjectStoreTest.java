@@ -45,6 +45,18 @@ class FileObjectStoreTest extends ObjectStoreContract {
     }
 
     @Test
+    void bestEffortEventsShareTheJournalInOrderWithForcedWrites() {
+        ObjectKey event = new ObjectKey("/events", "default", "wl.1");
+        store.create(event, object("{'reason':'Admitted'}"));
+        store.create(key("a"), queue("a", 1));
+
+        reopen();
+
+        assertThat(store.get(event)).isPresent();
+        assertThat(store.get(event).get().resourceVersion()).isLessThan(store.get(key("a")).get().resourceVersion());
+    }
+
+    @Test
     void aTornLastRecordIsDroppedAndTheRestSurvive() throws IOException {
         store.create(key("a"), queue("a", 1));
         store.create(key("b"), queue("b", 1));
