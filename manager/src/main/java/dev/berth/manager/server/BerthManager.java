@@ -6,6 +6,11 @@ import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.dashboard.DashboardAssets;
+import dev.berth.manager.dashboard.DashboardEventSource;
+import dev.berth.manager.dashboard.DashboardRoutes;
+import dev.berth.manager.dashboard.DashboardStream;
+import dev.berth.manager.dashboard.StoredEvents;
 import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.store.ObjectStore;
@@ -34,6 +39,10 @@ public final class BerthManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BerthManager.class);
     /** How long a scrape waits for the state thread to refresh the gauges before serving the last ones. */
     private static final Duration METRICS_REFRESH_BOUND = Duration.ofSeconds(5);
+    /** The dashboard's live feed: at most one snapshot per interval, a heartbeat comment, a bounded wait on the state thread. */
+    private static final Duration DASHBOARD_INTERVAL = Duration.ofMillis(500);
+    private static final Duration DASHBOARD_HEARTBEAT = Duration.ofSeconds(15);
+    private static final Duration DASHBOARD_BOUND = Duration.ofSeconds(5);
 
     private final ObjectStore store;
     private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
@@ -52,6 +61,7 @@ public final class BerthManager implements AutoCloseable {
     private final Clock clock;
     private WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
+    private volatile DashboardEventSource dashboardEvents;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -65,6 +75,7 @@ public final class BerthManager implements AutoCloseable {
         this.state.controller = new AdmissionController(clock, options, new StoreStatusSink(state));
         this.state.controller.setListener(metrics.admissionListener());
         this.service = new ObjectService(store, ManagerResources.registry(state));
+        this.dashboardEvents = new StoredEvents(store, service.registry());
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
@@ -95,9 +106,19 @@ public final class BerthManager implements AutoCloseable {
         VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
                 new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
+        DashboardFeed dashboardFeed = new DashboardFeed(state, new WorkerClustersView(state, () -> workerClusters, clock,
+                dispatchOptions), () -> dashboardEvents, stateThread);
+        DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
+                DASHBOARD_HEARTBEAT, DASHBOARD_BOUND), new DashboardAssets());
         return new ApiServer(service, stateThread).withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
+                .withRoutes(dashboard::register)
                 .start(vertx, host, port).onSuccess(s -> this.server = s);
+    }
+
+    /** Where the dashboard reads its event stream (default: the core/v1 Events in the store, if served). */
+    public void dashboardEvents(DashboardEventSource source) {
+        this.dashboardEvents = source;
     }
 
     /** The manager's metrics registry: other binders (resilience4j, Vert.x) add their meters here. */
