@@ -21,9 +21,12 @@ public final class DashboardRoutes {
 
     public void register(Router router) {
         router.get("/").handler(ctx -> ctx.redirect(PATH));
-        router.get("/dashboard").handler(ctx -> ctx.redirect(PATH));
         router.get(STREAM).handler(stream::handle);
-        router.get(PATH).handler(ctx -> assets.serve(ctx, "index.html"));
+        // Vert.x matches "/dashboard" and "/dashboard/" alike; the page's relative links need the slash.
+        router.get("/dashboard").handler(ctx -> {
+            if (ctx.request().path().endsWith("/")) assets.serve(ctx, "index.html");
+            else ctx.redirect(PATH);
+        });
         router.get(PATH + ":asset").handler(ctx -> assets.serve(ctx, ctx.pathParam("asset")));
     }
 }
