@@ -20,8 +20,15 @@ function cohort(group) {
   const resources = (group.resources || []).filter(r => r.queues.some(q => q.nominal > 0 || q.usage > 0));
   return el('article', {class: 'card cohort', 'data-cohort': group.cohort},
       el('h2', null, title, group.parent ? el('span', {class: 'muted'}, ' in ' + group.parent) : null),
-      el('p', {class: 'muted'}, 'ClusterQueues: ' + (group.clusterQueues || []).join(', ')),
-      resources.length === 0 ? empty('No quota defined.') : resources.map(resource));
+      el('p', {class: 'muted'}, 'ClusterQueues: ', queueNames(group)),
+      resources.length === 0 ? empty('No quota defined.') : el('div', {class: 'resources'}, resources.map(resource)));
+}
+
+function queueNames(group) {
+  const pending = new Map();
+  for (const r of group.resources || []) for (const q of r.queues) pending.set(q.name, q.pendingWorkloads);
+  return (group.clusterQueues || []).map((name, i) => [i > 0 ? ', ' : '', el('span', {class: 'strong'}, name),
+      pending.get(name) > 0 ? el('span', {class: 'pending-count'}, ' (' + pending.get(name) + ' pending)') : null]);
 }
 
 function resource(group) {
@@ -50,6 +57,5 @@ function row(queue, scale) {
                   width: percent(queue.lent, scale)}) : null)),
       el('td', {class: 'numbers'},
           el('span', {class: 'strong'}, queue.usageText + ' / ' + queue.nominalText),
-          notes.length ? el('div', {class: 'muted small'}, notes.join(' · ')) : null),
-      el('td', {class: 'pending-count'}, queue.pendingWorkloads > 0 ? queue.pendingWorkloads + ' pending' : ''));
+          notes.length ? el('div', {class: 'muted small'}, notes.join(' · ')) : null));
 }

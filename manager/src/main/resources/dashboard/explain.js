@@ -19,8 +19,11 @@ export async function explain(panel, body, title, namespace, name) {
     body.replaceChildren(el('p', {class: 'error'}, 'No explanation: ' + e.message));
     return;
   }
+  const first = (answer.layers || []).find(l => l.state === 'blocked' || l.state === 'waiting');
   body.replaceChildren(
-      el('p', {class: 'answer'}, answer.answer || 'Nothing blocks this workload.'),
+      el('p', {class: 'answer'}, first
+          ? (first.state === 'blocked' ? 'Blocked at ' : 'Waiting at ') + first.layer + (first.reason ? ': ' + first.reason : '')
+          : 'Nothing blocks this workload.'),
       el('ol', {class: 'layers'}, (answer.layers || []).map(layer)));
 }
 
@@ -31,7 +34,12 @@ function layer(l) {
           el('span', {class: 'badge ' + (BADGE[l.state] || 'badge-muted')}, l.state),
           el('span', {class: 'strong'}, l.layer),
           l.reason ? el('span', {class: 'muted'}, ' · ' + l.reason) : null),
-      l.message ? el('p', {class: 'layer-message'}, l.message) : null,
+      l.message ? el('ul', {class: 'layer-message'}, clauses(l.message).map(c => el('li', null, c))) : null,
       details.length ? el('dl', {class: 'details'}, details.map(([k, v]) =>
           [el('dt', null, k), el('dd', null, typeof v === 'object' ? JSON.stringify(v) : String(v))])) : null);
+}
+
+/** The scheduler's messages are clauses joined by "; ": one line each reads better. */
+function clauses(message) {
+  return message.split(/;\s+/).filter(Boolean);
 }

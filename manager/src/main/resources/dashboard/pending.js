@@ -7,7 +7,7 @@ export function renderPending(container, snapshot, onSelect, selected) {
   if (queues.length === 0) return container.replaceChildren(empty('No ClusterQueues yet.'));
   const total = queues.reduce((sum, q) => sum + q.pendingCount, 0);
   container.replaceChildren(
-      el('p', {class: 'muted'}, total === 0 ? 'Nothing is waiting.' : total + ' workloads waiting. Click one to see why.'),
+      el('p', {class: 'muted'}, total === 0 ? 'Nothing is waiting.' : total + (total === 1 ? ' workload waits' : ' workloads wait') + '. Click one to see why.'),
       ...queues.map(q => queue(q, onSelect, selected)));
 }
 
