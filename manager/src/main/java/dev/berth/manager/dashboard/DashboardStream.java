@@ -87,7 +87,12 @@ public final class DashboardStream {
     private void tick() {
         if (taking || listeners.isEmpty()) return;
         taking = true;
-        CompletableFuture<String> snapshot = snapshotOnStateThread.get().orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS);
+        CompletableFuture<String> snapshot;
+        try {
+            snapshot = snapshotOnStateThread.get().orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException stateThreadGone) {
+            snapshot = CompletableFuture.failedFuture(stateThreadGone);
+        }
         Future.fromCompletionStage(snapshot, context)
                 .onSuccess(this::publish)
                 .onFailure(e -> log.atWarn().addKeyValue("boundMillis", bound.toMillis()).setCause(e)
