@@ -53,7 +53,7 @@ $('event-namespace').addEventListener('change', render);
 $('event-reason').addEventListener('change', render);
 
 const feed = follow('/dashboard/stream', next => { snapshot = next; render(); }, connection);
-onUnauthorized(() => { $('token-box').hidden = false; connection('token needed'); });
+onUnauthorized(() => { $('token-box').hidden = false; });
 $('token-box').addEventListener('submit', e => {
   e.preventDefault();
   setToken($('token-input').value.trim());

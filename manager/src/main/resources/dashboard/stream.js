@@ -30,11 +30,13 @@ export function follow(path, onSnapshot, onState) {
     const controller = new AbortController();
     current = controller;
     let heard = Date.now();
+    let refused = false;
     const watchdog = setInterval(() => {
       if (Date.now() - heard > SILENCE_LIMIT_MS) controller.abort();
     }, 5000);
     try {
       const response = await apiFetch(path, {signal: controller.signal, headers: {Accept: 'text/event-stream'}});
+      refused = response.status === 401;
       if (!response.ok) throw new Error('HTTP ' + response.status);
       failures = 0;
       onState('live');
@@ -57,6 +59,7 @@ export function follow(path, onSnapshot, onState) {
       clearInterval(watchdog);
     }
     if (current !== controller) return;
+    if (refused) return onState('token needed'); // retried by restart() once a token is given
     failures++;
     onState('reconnecting');
     setTimeout(connect, Math.min(15000, 250 * 2 ** Math.min(failures, 6)));

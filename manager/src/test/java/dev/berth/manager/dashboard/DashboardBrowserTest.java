@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.testing.ExternalTool;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.openqa.selenium.TakesScreenshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +31,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * The dashboard in Debian's headless Chromium, driven by Selenium: each view shows what the manager
  * holds (queues, a borrowed bar, a pending workload, a worker cluster), a pending row opens the
  * explain panel on its blocking layer, and a job submitted through the API appears without a reload.
- * Screenshots of every view go to target/screenshots/.
+ * Screenshots of every view go to target/screenshots/. A 401 on the stream brings up the token box; the
+ * token is then sent as a bearer header, and a dropped stream shows "reconnecting".
  */
 class DashboardBrowserTest {
     private static final Duration PATIENCE = Duration.ofSeconds(15);
@@ -131,13 +137,45 @@ class DashboardBrowserTest {
                 .containsExactly("Cohorts & queues", "Pending workloads", "Worker clusters", "Events");
     }
 
+    @Test
+    void asksForABearerTokenWhenTheStreamAnswers401AndSendsItFromThenOn() throws Exception {
+        String snapshot = "{\"cohorts\":[],\"clusterQueues\":[{\"name\":\"secured-cq\",\"cohort\":null,"
+                + "\"pendingCount\":0,\"pending\":[]}],\"clusters\":[],\"events\":[]}";
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        Router router = Router.router(berth.vertx);
+        router.route(DashboardRoutes.STREAM).handler(ctx -> {
+            String authorization = ctx.request().getHeader("Authorization");
+            authorizations.add(String.valueOf(authorization));
+            if (!"Bearer s3cret".equals(authorization)) ctx.response().setStatusCode(401).end();
+            else ctx.next();
+        });
+        new DashboardRoutes(new DashboardStream(() -> CompletableFuture.completedFuture(snapshot),
+                Duration.ofMillis(100), Duration.ofSeconds(15), Duration.ofSeconds(1)), new DashboardAssets()).register(router);
+        HttpServer secured = berth.vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+
+        browser.get("http://127.0.0.1:" + secured.actualPort() + DashboardRoutes.PATH);
+        await().atMost(PATIENCE).until(() -> browser.findElement(By.id("token-box")).isDisplayed());
+        await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("token needed"));
+        screenshot("7-token");
+        browser.findElement(By.id("token-input")).sendKeys("s3cret");
+        browser.findElement(By.cssSelector("#token-box button")).click();
+
+        await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("live"));
+        assertThat(browser.findElement(By.id("token-box")).isDisplayed()).isFalse();
+        assertThat(authorizations).contains("null", "Bearer s3cret");
+        browser.findElement(By.id("tab-pending")).click();
+        await().atMost(PATIENCE).until(() -> text(By.id("view-pending")).contains("secured-cq"));
+        secured.close().await();
+        await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("reconnecting"));
+    }
+
     private String text(By by) {
         List<WebElement> found = browser.findElements(by);
         return found.isEmpty() ? "" : found.get(0).getText();
     }
 
     private void screenshot(String name) throws Exception {
-        byte[] png = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
     }
 }
