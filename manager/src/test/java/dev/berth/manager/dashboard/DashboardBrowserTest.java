@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -85,22 +86,27 @@ class DashboardBrowserTest {
         // Cohorts and ClusterQueues: both queues, team-a's a100 bar borrowing 4 from team-b-cq.
         await().atMost(PATIENCE).until(() -> text(By.id("view-cohorts")).contains("Cohort gpu-pool"));
         assertThat(text(By.id("view-cohorts"))).contains("team-a-cq", "team-b-cq", "a100", "nvidia.com/gpu");
-        WebElement borrowing = browser.findElement(By.cssSelector(".queue-row[data-queue='team-a-cq'][data-borrowed='4'] .bar-borrowed"));
-        assertThat(borrowing.getSize().getWidth()).isPositive();
+        By borrowing = By.cssSelector(".queue-row[data-queue='team-a-cq'][data-borrowed='4'] .bar-borrowed");
+        await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class)
+                .until(() -> browser.findElement(borrowing).getSize().getWidth() > 0);
         assertThat(text(By.id("view-cohorts"))).contains("borrowed 4 from team-b-cq 4", "lent 4 to team-a-cq 4");
         screenshot("1-cohorts");
 
         // Pending workloads: the 40-GPU job, then its explanation one click away.
         browser.findElement(By.id("tab-pending")).click();
         By waitingRow = By.cssSelector(".pending-row[data-workload='team-a/" + waiting + "']");
-        await().atMost(PATIENCE).until(() -> !browser.findElements(waitingRow).isEmpty()
+        await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class)
+                .until(() -> !browser.findElements(waitingRow).isEmpty()
                 && browser.findElement(waitingRow).getText().contains("insufficient quota"));
-        assertThat(browser.findElement(waitingRow).getText()).contains(waiting, "team-a-queue");
-        browser.findElement(waitingRow).click();
+        assertThat(text(waitingRow)).contains(waiting, "team-a-queue");
+        await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class).until(() -> {
+            browser.findElement(waitingRow).click();
+            return true;
+        });
         By admission = By.cssSelector("#explain .layer[data-layer='admission']");
         await().atMost(PATIENCE).until(() -> !browser.findElements(admission).isEmpty());
         assertThat(browser.findElement(By.id("explain")).isDisplayed()).isTrue();
-        String blocking = browser.findElement(admission).getText();
+        String blocking = text(admission);
         assertThat(blocking).contains("blocked", "admission", "needs 40", "nvidia.com/gpu");
         assertThat(text(By.cssSelector("#explain .answer"))).isEqualTo("Blocked at admission: BorrowingLimited");
         assertThat(text(By.cssSelector("#explain .layer[data-layer='dispatch'] .badge"))).isEqualTo("notReached");
@@ -169,9 +175,12 @@ class DashboardBrowserTest {
         await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("reconnecting"));
     }
 
+    /** The element's text; the page re-renders a view on every snapshot, so a stale element is looked up again. */
     private String text(By by) {
-        List<WebElement> found = browser.findElements(by);
-        return found.isEmpty() ? "" : found.get(0).getText();
+        return await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class).until(() -> {
+            List<WebElement> found = browser.findElements(by);
+            return found.isEmpty() ? "" : found.get(0).getText();
+        }, t -> true);
     }
 
     private void screenshot(String name) throws Exception {
