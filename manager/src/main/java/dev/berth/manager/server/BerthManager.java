@@ -11,6 +11,11 @@ import dev.berth.manager.events.EventingStatusSink;
 import dev.berth.manager.store.ChangeFeedStore;
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.dashboard.DashboardAssets;
+import dev.berth.manager.dashboard.DashboardEventSource;
+import dev.berth.manager.dashboard.DashboardRoutes;
+import dev.berth.manager.dashboard.DashboardStream;
+import dev.berth.manager.dashboard.StoredEvents;
 import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
@@ -43,6 +48,10 @@ public final class BerthManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BerthManager.class);
     /** How long a scrape waits for the state thread to refresh the gauges before serving the last ones. */
     private static final Duration METRICS_REFRESH_BOUND = Duration.ofSeconds(5);
+    /** The dashboard's live feed: at most one snapshot per interval, a heartbeat comment, a bounded wait on the state thread. */
+    private static final Duration DASHBOARD_INTERVAL = Duration.ofMillis(500);
+    private static final Duration DASHBOARD_HEARTBEAT = Duration.ofSeconds(15);
+    private static final Duration DASHBOARD_BOUND = Duration.ofSeconds(5);
 
     private final ObjectStore store;
     private final Clock clock;
@@ -65,6 +74,7 @@ public final class BerthManager implements AutoCloseable {
     private final BerthMetrics metrics = new BerthMetrics();
     private boolean closesStore = true;
     private dev.berth.manager.security.SecurityOptions security;
+    private volatile DashboardEventSource dashboardEvents;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -85,6 +95,7 @@ public final class BerthManager implements AutoCloseable {
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
         this.state.controller.setListener(metrics.admissionListener());
         this.service = new ObjectService(feed, ManagerResources.registry(state));
+        this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
             state.controller.schedule();
@@ -126,9 +137,14 @@ public final class BerthManager implements AutoCloseable {
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
         ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly() : SecureServer.security(security, state.rbac, clock);
         HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
+        DashboardFeed dashboardFeed = new DashboardFeed(state, new WorkerClustersView(state, () -> workerClusters, clock,
+                dispatchOptions), () -> dashboardEvents, stateThread);
+        DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
+                DASHBOARD_HEARTBEAT, DASHBOARD_BOUND), new DashboardAssets());
         return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity)
                 .withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
+                .withRoutes(dashboard::register)
                 .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);
     }
 
@@ -136,6 +152,11 @@ public final class BerthManager implements AutoCloseable {
     public BerthManager secure(dev.berth.manager.security.SecurityOptions options) {
         this.security = options;
         return this;
+    }
+
+    /** Where the dashboard reads its event stream (default: the core/v1 Events in the store, if served). */
+    public void dashboardEvents(DashboardEventSource source) {
+        this.dashboardEvents = source;
     }
 
     /** The manager's metrics registry: other binders (resilience4j, Vert.x) add their meters here. */

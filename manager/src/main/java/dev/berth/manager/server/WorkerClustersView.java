@@ -35,13 +35,19 @@ final class WorkerClustersView {
     }
 
     Map<String, Object> render() {
-        List<WorkerClusterRow> rows = new ArrayList<>();
-        for (StoredObject stored : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) rows.add(row(stored.key().name()));
+        List<WorkerClusterRow> rows = rows();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("kind", VisibilityApi.WORKER_CLUSTER_LIST);
         body.put("apiVersion", VisibilityApi.BERTH_VISIBILITY_GROUP + "/" + VisibilityApi.V1ALPHA1);
         body.put("items", rows);
         return body;
+    }
+
+    /** Every MultiKueueCluster's row, in name order. */
+    List<WorkerClusterRow> rows() {
+        List<WorkerClusterRow> rows = new ArrayList<>();
+        for (StoredObject stored : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) rows.add(row(stored.key().name()));
+        return rows;
     }
 
     private WorkerClusterRow row(String name) {

@@ -52,6 +52,15 @@ public final class ApiSecurity {
         return new ApiSecurity(null, null, null, null, Clock.systemUTC());
     }
 
+    /**
+     * The dashboard's page, style and scripts hold no data, and a browser cannot send a token before it
+     * has them; its data (the live stream and the APIs it calls) stays behind authentication.
+     */
+    static boolean isDashboardPage(String path) {
+        return path.equals("/") || path.equals("/dashboard")
+                || (path.startsWith("/dashboard/") && !path.equals("/dashboard/stream"));
+    }
+
     public boolean enabled() {
         return authenticator != null;
     }
@@ -71,7 +80,7 @@ public final class ApiSecurity {
 
     private void guard(RoutingContext ctx, boolean resume) {
         HttpServerRequest request = ctx.request();
-        if (!enabled() || OPEN_PATHS.contains(request.path())) {
+        if (!enabled() || OPEN_PATHS.contains(request.path()) || isDashboardPage(request.path())) {
             ctx.next();
             return;
         }

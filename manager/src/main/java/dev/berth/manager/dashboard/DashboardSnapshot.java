@@ -1,0 +1,63 @@
+package dev.berth.manager.dashboard;
+
+import dev.berth.manager.core.PendingWorkloadView;
+import dev.berth.manager.core.QuotaSnapshot;
+import dev.berth.manager.explain.WorkerClusterRow;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What one dashboard update carries: cohorts with their bars, every ClusterQueue's pending workloads
+ * in the scheduler's order (the first {@link #PENDING_PER_QUEUE}, with the total), the worker clusters
+ * and the newest events. Nothing in it depends on the time it was taken (ages are computed in the
+ * page), so two snapshots of an unchanged manager are equal and nothing is pushed.
+ */
+public final class DashboardSnapshot {
+    public static final int PENDING_PER_QUEUE = 50;
+    public static final int EVENTS = 200;
+
+    private DashboardSnapshot() {}
+
+    public static Map<String, Object> render(QuotaSnapshot quota, Function<String, List<PendingWorkloadView>> pendingInOrder,
+                                             List<WorkerClusterRow> clusters, List<DashboardEvent> events) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("cohorts", QueueBars.render(quota));
+        body.put("clusterQueues", quota.clusterQueues().stream()
+                .sorted(java.util.Comparator.comparing(QuotaSnapshot.QueueQuota::name))
+                .map(q -> queue(q, pendingInOrder.apply(q.name()))).toList());
+        body.put("clusters", ClusterCards.render(clusters));
+        body.put("events", events);
+        return body;
+    }
+
+    private static Map<String, Object> queue(QuotaSnapshot.QueueQuota queue, List<PendingWorkloadView> inOrder) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", queue.name());
+        m.put("cohort", queue.cohort());
+        m.put("pendingCount", inOrder.size());
+        List<Map<String, Object>> items = new ArrayList<>();
+        Map<String, Integer> perLocalQueue = new LinkedHashMap<>();
+        for (int position = 0; position < inOrder.size(); position++) {
+            PendingWorkloadView view = inOrder.get(position);
+            int inLocalQueue = perLocalQueue.merge(view.key().namespace() + "/" + view.localQueue(), 1, Integer::sum) - 1;
+            if (position >= PENDING_PER_QUEUE) continue;
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("namespace", view.key().namespace());
+            item.put("name", view.key().name());
+            item.put("position", position);
+            item.put("positionInLocalQueue", inLocalQueue);
+            item.put("priority", view.priority());
+            item.put("localQueue", view.localQueue());
+            item.put("created", Instant.ofEpochMilli(view.creationMillis()).truncatedTo(ChronoUnit.SECONDS).toString());
+            item.put("pendingReason", view.pendingReason());
+            items.add(item);
+        }
+        m.put("pending", items);
+        return m;
+    }
+}
