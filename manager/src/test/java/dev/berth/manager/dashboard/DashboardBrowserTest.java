@@ -122,7 +122,10 @@ class DashboardBrowserTest {
         // Worker clusters: registered, not connected.
         browser.findElement(By.id("tab-clusters")).click();
         await().atMost(PATIENCE).until(() -> text(By.id("view-clusters")).contains("gpu-west"));
-        assertThat(text(By.cssSelector(".cluster[data-cluster='gpu-west']"))).contains("Unreachable", "Connected", "no");
+        // Not connected: Degraded until the health policy's contact grace has passed, Unreachable after.
+        assertThat(text(By.cssSelector(".cluster[data-cluster='gpu-west']")))
+                .contains("Connected", "no", "gpu-west-kubeconfig not found").containsPattern("Degraded|Unreachable")
+                .doesNotContain("Healthy");
         screenshot("4-clusters");
 
         // Events: the list (empty until an event source records any) with its filters.
