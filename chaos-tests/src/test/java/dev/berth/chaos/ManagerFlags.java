@@ -16,9 +16,14 @@ final class ManagerFlags {
      * later; dispatch leases (4 s, shorter) run out first. Calls time out after 2 s; an open breaker
      * probes again after 3 s.
      */
-    static final List<String> FAILOVER = List.of("--worker-lost-timeout", "10s", "--lease-duration", "4s", "--lease-margin", "1s",
+    /**
+     * Drill-speed failover. The manager refuses a lease that a renewal's whole retry budget
+     * (retry-attempts x call-timeout plus backoff) and the renewal interval (a third of the lease)
+     * do not fit in: here 2 x 1.5 s + 0.2 s + 2 s < 6 s. {@code ManagerFlagsTest} checks it.
+     */
+    static final List<String> FAILOVER = List.of("--worker-lost-timeout", "10s", "--lease-duration", "6s", "--lease-margin", "1s",
             "--contact-grace", "4s", "--agent-lost-after", "4s", "--heartbeat-late-after", "3s", "--heartbeat-stale-after", "4s",
-            "--call-timeout", "2s", "--breaker-open-for", "3s");
+            "--call-timeout", "1500ms", "--retry-attempts", "2", "--retry-backoff", "200ms", "--breaker-open-for", "3s");
 
     static final int CLUSTER_PORT = 5701;
 
