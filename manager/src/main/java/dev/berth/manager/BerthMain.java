@@ -1,6 +1,7 @@
 package dev.berth.manager;
 
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
 import dev.berth.manager.server.DispatchOptions;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +49,7 @@ public final class BerthMain {
         Duration retain = null;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         LaunchSettings settings = new LaunchSettings(System.getenv());
-        java.util.Map<String, String> securityFlags = new java.util.HashMap<>();
+        Map<String, String> securityFlags = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -58,7 +60,7 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 default -> {
-                    if (dev.berth.manager.security.SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
+                    if (SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
                         securityFlags.put(args[i], args[++i]);
                         continue;
                     }
@@ -88,7 +90,7 @@ public final class BerthMain {
         }
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
         ObjectStore store = settings.openStore(data, Clock.systemUTC());
-        var security = dev.berth.manager.security.SecurityFlags.parse(securityFlags, data);
+        var security = SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
                 BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);

@@ -16,16 +16,9 @@ public final class Kubeconfig {
         }
     }
 
-    public static String withToken(String contextName, String serverUrl, String caCertificatePem, String userName, String token) {
-        return withContexts(contextName, serverUrl, caCertificatePem, List.of(new Context(contextName, userName, token)));
-    }
-
     /** Contexts on one cluster named berth; the first is the current context. */
     public static String withContexts(String serverUrl, String caCertificatePem, List<Context> contexts) {
-        return withContexts("berth", serverUrl, caCertificatePem, contexts);
-    }
-
-    private static String withContexts(String clusterName, String serverUrl, String caCertificatePem, List<Context> contexts) {
+        String clusterName = "berth";
         String ca = Base64.getEncoder().encodeToString(caCertificatePem.getBytes(StandardCharsets.UTF_8));
         StringBuilder yaml = new StringBuilder("apiVersion: v1\nkind: Config\nclusters:\n")
                 .append("- name: ").append(clusterName).append("\n  cluster:\n    server: ").append(serverUrl)

@@ -19,6 +19,7 @@ import dev.berth.manager.dashboard.StoredEvents;
 import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
+import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.security.edge.SecureServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -32,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,7 +75,7 @@ public final class BerthManager implements AutoCloseable {
     private volatile WorkerClusters workerClusters;
     private final BerthMetrics metrics = new BerthMetrics();
     private boolean closesStore = true;
-    private dev.berth.manager.security.SecurityOptions security;
+    private SecurityOptions security;
     private volatile DashboardEventSource dashboardEvents;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -132,13 +134,12 @@ public final class BerthManager implements AutoCloseable {
                     state.dispatcher.renewLeases();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
-        VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread,
-                new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions));
+        WorkerClustersView clusterRows = new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions);
+        VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread, clusterRows);
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
         ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly() : SecureServer.security(security, state.rbac, clock);
         HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
-        DashboardFeed dashboardFeed = new DashboardFeed(state, new WorkerClustersView(state, () -> workerClusters, clock,
-                dispatchOptions), () -> dashboardEvents, stateThread);
+        DashboardFeed dashboardFeed = new DashboardFeed(state, clusterRows, () -> dashboardEvents, stateThread);
         DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND), new DashboardAssets());
         return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity)
@@ -149,7 +150,7 @@ public final class BerthManager implements AutoCloseable {
     }
 
     /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */
-    public BerthManager secure(dev.berth.manager.security.SecurityOptions options) {
+    public BerthManager secure(SecurityOptions options) {
         this.security = options;
         return this;
     }
@@ -224,7 +225,7 @@ public final class BerthManager implements AutoCloseable {
     }
 
     /** Runs a piece of work on the state thread and waits for it (bounded). */
-    public <T> T onStateThread(java.util.concurrent.Callable<T> work) {
+    public <T> T onStateThread(Callable<T> work) {
         try {
             return CompletableFuture.supplyAsync(() -> {
                 try {
