@@ -3,8 +3,11 @@ package dev.berth.manager.core;
 import dev.berth.manager.model.PodSetRequest;
 import dev.berth.manager.model.QueueingStrategy;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -15,53 +18,75 @@ import java.util.TreeSet;
  * <p>Within one generation, a workload at most as large as one already found not to fit (same
  * single pod set shape, no partial admission, no higher priority) is parked without being
  * evaluated again: nothing it could use has been freed since.
+ *
+ * <p>Workloads are kept in {@link PendingGroup}s of one {@link PendingShape}, which a known misfit
+ * matches all or none of. The head is the first member of the first group not known to misfit, so a
+ * known misfit skips its whole group at once, and a new generation un-parks groups, not workloads: a
+ * pass costs its decisions and the number of shapes, not the number of workloads waiting.
  */
 final class PendingQueue {
-    private final TreeSet<WorkloadEntry> active = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
-    private final TreeSet<WorkloadEntry> parked = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+    private final Map<PendingShape, PendingGroup> groups = new HashMap<>();
+    /** The groups not known to misfit, ordered by their first member. */
+    private final TreeSet<PendingGroup> eligible = new TreeSet<>(PendingGroup.BY_FIRST_MEMBER);
+    /** The groups a known misfit matches in this generation, skipped until it moves on. */
+    private final List<PendingGroup> misfitGroups = new ArrayList<>();
+    /** Workloads nominated and found not to fit in this generation; they rejoin their groups when it moves on. */
+    private final Set<WorkloadEntry> parked = new LinkedHashSet<>();
     private final List<WorkloadEntry> knownMisfits = new ArrayList<>();
+    private int size;
+    private int inMisfitGroups;
     private long seenGeneration = -1;
     private long strictBlockedGeneration = -1;
     /** A workload that issued preemptions: it is the next head, so the quota its victims freed goes to it. */
     private WorkloadEntry preemptor;
 
     void add(WorkloadEntry entry) {
-        active.add(entry);
+        join(entry);
+        size++;
     }
 
     boolean remove(WorkloadEntry entry) {
         if (entry == preemptor) preemptor = null;
-        return active.remove(entry) | parked.remove(entry);
+        boolean removed = parked.remove(entry) || leave(entry);
+        if (removed) size--;
+        return removed;
     }
 
     int size() {
-        return active.size() + parked.size();
+        return size;
     }
 
     /** Workloads found inadmissible and waiting for capacity to grow (Kueue's inadmissible list). */
     int parkedCount() {
-        return parked.size();
+        return parked.size() + inMisfitGroups;
     }
 
     boolean isEmpty() {
-        return active.isEmpty() && parked.isEmpty();
+        return size == 0;
     }
 
     /** Every pending workload, in queue order. */
     List<WorkloadEntry> inOrder() {
         TreeSet<WorkloadEntry> all = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
-        all.addAll(active);
+        for (PendingGroup group : groups.values()) all.addAll(group.members);
         all.addAll(parked);
         return new ArrayList<>(all);
     }
 
-    /** Moves parked workloads back when capacity changed since they were parked. */
+    /** Un-parks every parked workload when capacity changed since they were parked. */
     void refresh(long generation) {
         if (generation == seenGeneration) return;
         seenGeneration = generation;
         knownMisfits.clear();
+        for (PendingGroup group : misfitGroups) {
+            group.knownMisfit = false;
+            if (group.members.isEmpty()) groups.remove(group.shape);
+            else eligible.add(group);
+        }
+        misfitGroups.clear();
+        inMisfitGroups = 0;
         if (!parked.isEmpty()) {
-            active.addAll(parked);
+            for (WorkloadEntry entry : parked) join(entry);
             parked.clear();
         }
     }
@@ -76,18 +101,27 @@ final class PendingQueue {
         if (preemptor != null) {
             WorkloadEntry next = preemptor;
             preemptor = null;
-            if (active.remove(next)) return next;
+            if (leave(next)) {
+                size--;
+                return next;
+            }
         }
-        if (strategy == QueueingStrategy.STRICT_FIFO) {
-            if (strictBlockedGeneration == generation || active.isEmpty()) return null;
-            return active.pollFirst();
-        }
-        while (!active.isEmpty()) {
-            WorkloadEntry head = active.pollFirst();
-            if (isKnownMisfit(head)) {
-                parked.add(head);
+        boolean strict = strategy == QueueingStrategy.STRICT_FIFO;
+        if (strict && strictBlockedGeneration == generation) return null;
+        while (!eligible.isEmpty()) {
+            PendingGroup first = eligible.first();
+            if (!strict && first.matchable() && isKnownMisfit(first.representative())) {
+                eligible.pollFirst();
+                first.knownMisfit = true;
+                misfitGroups.add(first);
+                inMisfitGroups += first.members.size();
                 continue;
             }
+            eligible.pollFirst();
+            WorkloadEntry head = first.members.pollFirst();
+            if (first.members.isEmpty()) groups.remove(first.shape);
+            else eligible.add(first);
+            size--;
             return head;
         }
         return null;
@@ -95,24 +129,66 @@ final class PendingQueue {
 
     /** The head was admitted, or needs another look next cycle (for example after preempting). */
     void putBack(WorkloadEntry entry) {
-        active.add(entry);
+        add(entry);
     }
 
     /** The head issued preemptions: it goes back and is offered first next cycle (Kueue's PrioritizePreemptorWorkloads). */
     void putBackAsPreemptor(WorkloadEntry entry) {
-        active.add(entry);
+        add(entry);
         preemptor = entry;
     }
 
     /** The head does not fit now. */
     void park(WorkloadEntry entry, QueueingStrategy strategy, long generation, boolean quotaOnlyMisfit) {
+        size++;
         if (strategy == QueueingStrategy.STRICT_FIFO) {
             strictBlockedGeneration = generation;
-            active.add(entry);
+            join(entry);
             return;
         }
         parked.add(entry);
-        if (quotaOnlyMisfit && isSimpleShape(entry)) rememberMisfit(entry);
+        if (quotaOnlyMisfit && PendingShape.simple(entry)) rememberMisfit(entry);
+    }
+
+    /** Puts the entry into its shape's group, keeping the eligible groups ordered by their first member. */
+    private void join(WorkloadEntry entry) {
+        PendingShape shape = PendingShape.of(entry);
+        PendingGroup group = groups.get(shape);
+        if (group == null) {
+            group = new PendingGroup(shape);
+            groups.put(shape, group);
+        }
+        entry.pendingShape = group.shape;
+        if (group.knownMisfit) {
+            group.members.add(entry);
+            inMisfitGroups++;
+        } else if (group.members.isEmpty()) {
+            group.members.add(entry);
+            eligible.add(group);
+        } else if (WorkloadEntry.compareInQueueOrder(entry, group.members.first()) < 0) {
+            eligible.remove(group);
+            group.members.add(entry);
+            eligible.add(group);
+        } else {
+            group.members.add(entry);
+        }
+    }
+
+    /** Takes the entry out of its group; false when it is in none (a head taken out, or parked). */
+    private boolean leave(WorkloadEntry entry) {
+        PendingGroup group = groups.get(PendingShape.of(entry));
+        if (group == null || group.members.isEmpty()) return false;
+        if (group.knownMisfit) {
+            if (!group.members.remove(entry)) return false;
+            inMisfitGroups--;
+            return true;
+        }
+        if (group.members.first() != entry) return group.members.remove(entry);
+        eligible.remove(group);
+        group.members.pollFirst();
+        if (group.members.isEmpty()) groups.remove(group.shape);
+        else eligible.add(group);
+        return true;
     }
 
     /**
@@ -133,7 +209,7 @@ final class PendingQueue {
 
     /** Cheap comparisons first (priority, counts, requests), the shape last. */
     private boolean isKnownMisfit(WorkloadEntry candidate) {
-        if (knownMisfits.isEmpty() || !isSimpleShape(candidate)) return false;
+        if (knownMisfits.isEmpty() || !PendingShape.simple(candidate)) return false;
         PodSetRequest wanted = candidate.request.podSets().get(0);
         int priority = candidate.request.priority();
         for (int i = 0; i < knownMisfits.size(); i++) {
@@ -144,10 +220,6 @@ final class PendingQueue {
             }
         }
         return false;
-    }
-
-    private static boolean isSimpleShape(WorkloadEntry entry) {
-        return entry.request.podSets().size() == 1 && entry.request.podSets().get(0).minCount() == null;
     }
 
     private static boolean sameShape(PodSetRequest a, PodSetRequest b) {

@@ -45,6 +45,9 @@ final class WorkloadEntry {
     boolean finished;
     /** The LocalQueue key (namespace/name) the workload is accounted to. */
     String localQueueKey;
+    /** The entry's {@link PendingShape} while pending, and the request it was computed for. */
+    PendingShape pendingShape;
+    WorkloadRequest pendingShapeOf;
 
     WorkloadEntry(WorkloadRequest request, boolean active, WorkloadStatus status) {
         this.request = request;
