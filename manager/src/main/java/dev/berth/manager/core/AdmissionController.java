@@ -309,6 +309,7 @@ public final class AdmissionController {
         for (ClusterQueueSpec spec : state.clusterQueues.values()) {
             if (state.inactiveReason(spec) == null) state.pending.put(spec.name(), new PendingQueue());
         }
+        state.pendingQueuesReplaced();
         for (WorkloadEntry entry : waiting) enqueue(entry);
         queueStatus.touchedAll();
     }

@@ -37,20 +37,49 @@ final class ClusterState {
     /** Pending workloads that cannot be queued: missing or inactive queue. */
     final Set<WorkloadEntry> unplaced = new LinkedHashSet<>();
     final Map<String, Set<WorkloadEntry>> reservedByQueue = new HashMap<>();
-    final Map<String, Long> generationByRoot = new HashMap<>();
+    /** The capacity generation of each cohort tree (by root); a holder per tree, so pending slots read it without a lookup. */
+    private final Map<String, CohortGeneration> generationByRoot = new HashMap<>();
+    /** The pending queues with what a cycle reads of each; built after a rebuild, in the pending map's order. */
+    private List<PendingSlot> pendingSlots;
     /** Workloads that reserved quota during the current call to schedule(). */
     final Set<WorkloadKey> admittedThisPass = new java.util.HashSet<>();
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
 
-    long generation(String clusterQueue) {
-        return generationByRoot.getOrDefault(quota.rootOf(clusterQueue), 0L);
+    /** Grows whenever capacity in one cohort tree grows; parked workloads of the tree are looked at again then. */
+    static final class CohortGeneration {
+        long value;
+    }
+
+    /** A pending queue, its spec and its tree's generation: what each cycle reads of every queue, without a map lookup. */
+    record PendingSlot(ClusterQueueSpec spec, PendingQueue queue, CohortGeneration generation) {
     }
 
     /** Capacity in the queue's cohort tree grew: parked workloads there deserve another look. */
     void capacityFreed(String clusterQueue) {
         if (clusterQueue == null || !quota.hasClusterQueue(clusterQueue)) return;
-        generationByRoot.put(quota.rootOf(clusterQueue), ++generationCounter);
+        generationOf(quota.rootOf(clusterQueue)).value = ++generationCounter;
+    }
+
+    private CohortGeneration generationOf(String root) {
+        return generationByRoot.computeIfAbsent(root, r -> new CohortGeneration());
+    }
+
+    /** Every pending queue with its spec and generation, in the order of {@link #pending}. */
+    List<PendingSlot> pendingSlots() {
+        if (pendingSlots == null) {
+            List<PendingSlot> slots = new ArrayList<>(pending.size());
+            for (Map.Entry<String, PendingQueue> queue : pending.entrySet()) {
+                slots.add(new PendingSlot(clusterQueues.get(queue.getKey()), queue.getValue(), generationOf(quota.rootOf(queue.getKey()))));
+            }
+            pendingSlots = List.copyOf(slots);
+        }
+        return pendingSlots;
+    }
+
+    /** The pending queues were replaced (a rebuild): the slots are built again when next needed. */
+    void pendingQueuesReplaced() {
+        pendingSlots = null;
     }
 
     void hold(WorkloadEntry entry, String clusterQueue, Map<dev.berth.manager.model.FlavorResource, Long> usage) {
@@ -80,8 +109,9 @@ final class ClusterState {
             for (WorkloadEntry entry : reserved.getValue()) quota.addUsage(reserved.getKey(), entry.usage);
         }
         generationByRoot.clear();
+        pendingSlots = null;
         generationCounter++;
-        for (String queue : clusterQueues.keySet()) generationByRoot.put(quota.rootOf(queue), generationCounter);
+        for (String queue : clusterQueues.keySet()) generationOf(quota.rootOf(queue)).value = generationCounter;
     }
 
     Map<String, String> labelsOf(String namespace) {

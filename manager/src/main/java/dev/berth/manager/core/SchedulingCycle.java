@@ -66,11 +66,11 @@ final class SchedulingCycle {
         List<ClusterQueueSpec> headQueues = new ArrayList<>();
         List<Long> headGenerations = new ArrayList<>();
         Set<WorkloadEntry> heldFor = new HashSet<>();
-        for (Map.Entry<String, PendingQueue> queue : state.pending.entrySet()) {
-            if (queue.getValue().isEmpty()) continue;
-            ClusterQueueSpec spec = state.clusterQueues.get(queue.getKey());
-            long generation = state.generation(spec.name());
-            WorkloadEntry head = queue.getValue().pollHead(spec.queueingStrategy(), generation);
+        for (ClusterState.PendingSlot slot : state.pendingSlots()) {
+            if (slot.queue().isEmpty()) continue;
+            ClusterQueueSpec spec = slot.spec();
+            long generation = slot.generation().value;
+            WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation);
             if (head == null) continue;
             heads.add(head);
             headQueues.add(spec);
