@@ -11,11 +11,12 @@ import java.util.TreeSet;
  */
 final class PendingGroup {
     /** Groups ordered by their first member, so the first group holds the queue's head. */
-    static final Comparator<PendingGroup> BY_FIRST_MEMBER =
-            (a, b) -> WorkloadEntry.compareInQueueOrder(a.members.first(), b.members.first());
+    static final Comparator<PendingGroup> BY_FIRST_MEMBER = (a, b) -> WorkloadEntry.compareInQueueOrder(a.first, b.first);
 
     final PendingShape shape;
-    final TreeSet<WorkloadEntry> members = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+    private final TreeSet<WorkloadEntry> members = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
+    /** The first member in queue order, or null when empty; the order of groups reads it on every comparison. */
+    private WorkloadEntry first;
     /** Skipped until the queue's capacity changes: a known misfit of this generation matches its members. */
     boolean knownMisfit;
 
@@ -28,8 +29,40 @@ final class PendingGroup {
         return shape != PendingShape.UNMATCHABLE;
     }
 
-    /** Any member: they all answer a misfit check alike. */
-    WorkloadEntry representative() {
-        return members.first();
+    WorkloadEntry first() {
+        return first;
+    }
+
+    boolean isEmpty() {
+        return first == null;
+    }
+
+    int size() {
+        return members.size();
+    }
+
+    Iterable<WorkloadEntry> members() {
+        return members;
+    }
+
+    /** Adds a member; call only while the group is outside any set ordered by {@link #BY_FIRST_MEMBER}, or when it stays behind the first. */
+    void add(WorkloadEntry entry) {
+        members.add(entry);
+        if (first == null || WorkloadEntry.compareInQueueOrder(entry, first) < 0) first = entry;
+    }
+
+    WorkloadEntry pollFirst() {
+        WorkloadEntry taken = members.pollFirst();
+        first = members.isEmpty() ? null : members.first();
+        return taken;
+    }
+
+    /** Removes a member; the same caution as {@link #add} when it is the first. */
+    boolean remove(WorkloadEntry entry) {
+        if (entry == first) {
+            pollFirst();
+            return true;
+        }
+        return members.remove(entry);
     }
 }

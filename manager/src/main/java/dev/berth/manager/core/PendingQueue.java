@@ -1,6 +1,5 @@
 package dev.berth.manager.core;
 
-import dev.berth.manager.model.PodSetRequest;
 import dev.berth.manager.model.QueueingStrategy;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +31,10 @@ final class PendingQueue {
     private final List<PendingGroup> misfitGroups = new ArrayList<>();
     /** Workloads nominated and found not to fit in this generation; they rejoin their groups when it moves on. */
     private final Set<WorkloadEntry> parked = new LinkedHashSet<>();
-    private final List<WorkloadEntry> knownMisfits = new ArrayList<>();
+    /** The shapes of this generation's known misfits, none dominating another. */
+    private final List<PendingShape> knownMisfits = new ArrayList<>();
+    /** Equal placements of this queue's groups, shared so that misfit checks compare them by identity. */
+    private final Map<PendingShape.Placement, PendingShape.Placement> placements = new HashMap<>();
     private int size;
     private int inMisfitGroups;
     private long seenGeneration = -1;
@@ -68,7 +70,7 @@ final class PendingQueue {
     /** Every pending workload, in queue order. */
     List<WorkloadEntry> inOrder() {
         TreeSet<WorkloadEntry> all = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
-        for (PendingGroup group : groups.values()) all.addAll(group.members);
+        for (PendingGroup group : groups.values()) group.members().forEach(all::add);
         all.addAll(parked);
         return new ArrayList<>(all);
     }
@@ -80,7 +82,7 @@ final class PendingQueue {
         knownMisfits.clear();
         for (PendingGroup group : misfitGroups) {
             group.knownMisfit = false;
-            if (group.members.isEmpty()) groups.remove(group.shape);
+            if (group.isEmpty()) groups.remove(group.shape);
             else eligible.add(group);
         }
         misfitGroups.clear();
@@ -109,17 +111,15 @@ final class PendingQueue {
         boolean strict = strategy == QueueingStrategy.STRICT_FIFO;
         if (strict && strictBlockedGeneration == generation) return null;
         while (!eligible.isEmpty()) {
-            PendingGroup first = eligible.first();
-            if (!strict && first.matchable() && isKnownMisfit(first.representative())) {
-                eligible.pollFirst();
+            PendingGroup first = eligible.pollFirst();
+            if (!strict && first.matchable() && isKnownMisfit(first.shape)) {
                 first.knownMisfit = true;
                 misfitGroups.add(first);
-                inMisfitGroups += first.members.size();
+                inMisfitGroups += first.size();
                 continue;
             }
-            eligible.pollFirst();
-            WorkloadEntry head = first.members.pollFirst();
-            if (first.members.isEmpty()) groups.remove(first.shape);
+            WorkloadEntry head = first.pollFirst();
+            if (first.isEmpty()) groups.remove(first.shape);
             else eligible.add(first);
             size--;
             return head;
@@ -155,38 +155,38 @@ final class PendingQueue {
         PendingShape shape = PendingShape.of(entry);
         PendingGroup group = groups.get(shape);
         if (group == null) {
-            group = new PendingGroup(shape);
-            groups.put(shape, group);
+            group = new PendingGroup(shape.forGroup(placements));
+            groups.put(group.shape, group);
         }
         entry.pendingShape = group.shape;
         if (group.knownMisfit) {
-            group.members.add(entry);
+            group.add(entry);
             inMisfitGroups++;
-        } else if (group.members.isEmpty()) {
-            group.members.add(entry);
+        } else if (group.isEmpty()) {
+            group.add(entry);
             eligible.add(group);
-        } else if (WorkloadEntry.compareInQueueOrder(entry, group.members.first()) < 0) {
+        } else if (WorkloadEntry.compareInQueueOrder(entry, group.first()) < 0) {
             eligible.remove(group);
-            group.members.add(entry);
+            group.add(entry);
             eligible.add(group);
         } else {
-            group.members.add(entry);
+            group.add(entry);
         }
     }
 
     /** Takes the entry out of its group; false when it is in none (a head taken out, or parked). */
     private boolean leave(WorkloadEntry entry) {
         PendingGroup group = groups.get(PendingShape.of(entry));
-        if (group == null || group.members.isEmpty()) return false;
+        if (group == null || group.isEmpty()) return false;
         if (group.knownMisfit) {
-            if (!group.members.remove(entry)) return false;
+            if (!group.remove(entry)) return false;
             inMisfitGroups--;
             return true;
         }
-        if (group.members.first() != entry) return group.members.remove(entry);
+        if (group.first() != entry) return group.remove(entry);
         eligible.remove(group);
-        group.members.pollFirst();
-        if (group.members.isEmpty()) groups.remove(group.shape);
+        group.remove(entry);
+        if (group.isEmpty()) groups.remove(group.shape);
         else eligible.add(group);
         return true;
     }
@@ -198,45 +198,16 @@ final class PendingQueue {
      * dominated by one already known is not added, for the same reason.
      */
     private void rememberMisfit(WorkloadEntry entry) {
-        if (isKnownMisfit(entry)) return;
-        PodSetRequest added = entry.request.podSets().get(0);
-        int priority = entry.request.priority();
-        knownMisfits.removeIf(misfit -> misfit.request.priority() <= priority
-                && atLeast(misfit.request.podSets().get(0), added)
-                && sameShape(misfit.request.podSets().get(0), added));
-        knownMisfits.add(entry);
+        PendingShape added = entry.pendingShape;
+        if (isKnownMisfit(added)) return;
+        knownMisfits.removeIf(misfit -> misfit.dominatedBy(added));
+        knownMisfits.add(added);
     }
 
-    /** Cheap comparisons first (priority, counts, requests), the shape last. */
-    private boolean isKnownMisfit(WorkloadEntry candidate) {
-        if (knownMisfits.isEmpty() || !PendingShape.simple(candidate)) return false;
-        PodSetRequest wanted = candidate.request.podSets().get(0);
-        int priority = candidate.request.priority();
+    private boolean isKnownMisfit(PendingShape candidate) {
         for (int i = 0; i < knownMisfits.size(); i++) {
-            WorkloadEntry misfit = knownMisfits.get(i);
-            PodSetRequest failed = misfit.request.podSets().get(0);
-            if (priority <= misfit.request.priority() && atLeast(wanted, failed) && sameShape(wanted, failed)) {
-                return true;
-            }
+            if (candidate.dominatedBy(knownMisfits.get(i))) return true;
         }
         return false;
-    }
-
-    private static boolean sameShape(PodSetRequest a, PodSetRequest b) {
-        return a.perPodRequests().keySet().equals(b.perPodRequests().keySet())
-                && a.nodeSelector().equals(b.nodeSelector())
-                && a.requiredNodeAffinity().equals(b.requiredNodeAffinity())
-                && a.tolerations().equals(b.tolerations());
-    }
-
-    /** At least as many pods, each requesting at least as much of every resource {@code failed} requests; false where {@code wanted} lacks one. */
-    private static boolean atLeast(PodSetRequest wanted, PodSetRequest failed) {
-        if (wanted.count() < failed.count()) return false;
-        Map<String, Long> wantedRequests = wanted.perPodRequests();
-        for (Map.Entry<String, Long> request : failed.perPodRequests().entrySet()) {
-            Long amount = wantedRequests.get(request.getKey());
-            if (amount == null || amount < request.getValue()) return false;
-        }
-        return true;
     }
 }
