@@ -78,9 +78,6 @@ final class ClusterFailover {
         if (clusters == null) return;
         Instant now = clock.instant();
         boolean evicted = false;
-        Set<WorkloadKey> fenceChanged = new HashSet<>();
-        fences.advance(clusters, events, fenceChanged::add);
-        fenceChanged.forEach(dispatcher::fenceChanged);
         for (Map.Entry<WorkloadKey, Dispatcher.Attempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             Dispatcher.Attempt attempt = entry.getValue();
             if (attempt.clusters.isEmpty()) continue;
@@ -102,6 +99,10 @@ final class ClusterFailover {
         for (var snapshot : clusters.snapshots()) {
             if (snapshot.draining()) drain(snapshot.name());
         }
+        // after the evictions, so a fence raised now starts deleting the old attempt's objects at once
+        Set<WorkloadKey> fenceChanged = new HashSet<>();
+        fences.advance(clusters, events, fenceChanged::add);
+        fenceChanged.forEach(dispatcher::fenceChanged);
         if (evicted) state.reschedule();
         if (!fenceChanged.isEmpty()) dispatcher.reconcile();
     }
