@@ -10,10 +10,9 @@ import org.junit.jupiter.api.Test;
  * <p>Invariant: when an agent dies, every workload it ran is evicted after workerLostTimeout and runs
  * to completion elsewhere exactly once, and never two attempts of it at the same time.
  */
-// Excluded by default: a killed agent cannot stop its pods, so the old copy overlaps the new attempt until
-// pods are fenced beside them (docs/failover.md, Drills). Run it with -Dchaos.excludedGroups=needs-ha.
+// A killed agent cannot stop its pods: the manager deletes them through the cluster's API and redispatches
+// only once none runs (OldAttemptFences, docs/failover.md).
 @Tag("needs-failover")
-@Tag("needs-pod-fencing")
 @Order(4)
 class KillAgentDrill {
     static final String INVARIANT = "When an agent dies, its workloads are redispatched after workerLostTimeout and each finishes"

@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
  * runs or reports a stale attempt: no two attempts of a workload ever overlap.
  */
 @Tag("needs-failover")
-// A frozen agent cannot stop its pods, and the manager does not yet wait for the cluster to remove
-// them before redispatching: the invariant holds only when the pods end first. See docs/failover.md.
-@Tag("needs-pod-fencing")
+// A frozen agent cannot stop its pods: the manager deletes them through the cluster's API and redispatches
+// only once none runs (OldAttemptFences, docs/failover.md).
 @Order(3)
 class PauseAgentDrill {
     static final String INVARIANT = "A frozen agent's workloads finish exactly once elsewhere; thawed, it runs no stale attempt,"

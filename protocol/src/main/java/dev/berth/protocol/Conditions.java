@@ -64,6 +64,15 @@ public final class Conditions {
         public static final String CLUSTER_LOST = "ClusterLost";
         /** Workload Evicted reason: an operator drained its worker cluster. */
         public static final String CLUSTER_DRAINED = "ClusterDrained";
+        // Redispatch after a lost agent (events on the MultiKueueCluster, RedispatchGate verdicts)
+        /** A workload evicted from a cluster whose agent is lost waits for the old attempt's pods there to stop. */
+        public static final String OLD_PODS_RUNNING = "OldPodsRunning";
+        /** The old attempt's pods are confirmed stopped and its objects deleted: the workload may go elsewhere. */
+        public static final String OLD_PODS_STOPPED = "OldPodsStopped";
+        /** The cluster stopped answering and the old attempt's lease ran out: its agent stops it. */
+        public static final String OLD_LEASE_EXPIRED = "OldAttemptLeaseExpired";
+        /** The bounded wait for the old attempt's pods ran out: the workload goes elsewhere anyway. */
+        public static final String POD_STOP_WAIT_EXCEEDED = "PodStopWaitExceeded";
     }
 
     /** States of one admission check on a workload. */

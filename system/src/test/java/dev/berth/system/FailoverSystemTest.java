@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.server.DispatchConfig;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.virtualcluster.AttemptOverlaps;
 import dev.berth.virtualcluster.PodInterval;
@@ -168,6 +169,41 @@ class FailoverSystemTest {
 
     @Test
     @Order(5)
+    void aDeadAgentsRunningPodsAreStoppedBeforeTheWorkloadStartsElsewhere() {
+        for (String cluster : CLUSTERS) await().atMost(PATIENCE).until(() -> "Healthy".equals(healthReason(cluster)));
+        submit("agent-dead-long", "PT300S");
+        JsonNode running = running("agent-dead-long");
+        String from = running.path("status").path("clusterName").asText();
+        String firstAttempt = running.path("status").path("dispatch").path("attemptId").asText();
+        await().atMost(PATIENCE).until(() -> !podsOf(from, firstAttempt).isEmpty());
+
+        system.stopAgent(from);
+        JsonNode moved = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "agent-dead-long"),
+                w -> other(from).equals(w.path("status").path("clusterName").asText())
+                        && "Running".equals(w.path("status").path("dispatch").path("phase").asText()));
+        String secondAttempt = moved.path("status").path("dispatch").path("attemptId").asText();
+        assertThat(secondAttempt).isNotEqualTo(firstAttempt);
+        assertThat(moved.path("status").path("dispatchHistory").get(0).path("outcome").asText()).isEqualTo("ClusterLost");
+
+        assertThat(system.worker(from).client().pods().inNamespace("team-a").withLabel(Labels.ATTEMPT_ID, firstAttempt).list().getItems())
+                .as("the old attempt's pods are deleted in the cluster whose agent is dead").isEmpty();
+        PodInterval old = podsOf(from, firstAttempt).get(0);
+        assertThat(old.ended()).as("the old pod was stopped, not left running to its end").isTrue();
+        assertThat(old.endPhase()).isEqualTo("Deleted");
+        await().atMost(PATIENCE).until(() -> !podsOf(other(from), secondAttempt).isEmpty());
+        assertThat(podsOf(other(from), secondAttempt)).allSatisfy(started -> assertThat(started.startMillis())
+                .as("the new attempt's pod starts after the old one ended").isGreaterThanOrEqualTo(old.endMillis()));
+        assertThat(clusterEvent(from, "OldPodsRunning")).isEqualTo("Normal");
+        assertThat(clusterEvent(from, "OldPodsStopped")).isEqualTo("Normal");
+        assertNoOverlaps();
+
+        deleteJob("agent-dead-long");
+        system.restartAgent(from);
+        await().atMost(PATIENCE).until(() -> "Healthy".equals(healthReason(from)));
+    }
+
+    @Test
+    @Order(6)
     void aKilledClustersWorkloadsAreEvictedRequeuedAndFinishElsewhere() {
         submit("cluster-lost", "PT5S");
         JsonNode running = running("cluster-lost");
@@ -267,6 +303,10 @@ class FailoverSystemTest {
     private List<RemoteWorkload> remoteAttempts(String cluster, String workloadPrefix) {
         return system.worker(cluster).client().resources(RemoteWorkload.class).inNamespace("team-a").list().getItems().stream()
                 .filter(r -> r.getSpec().getWorkloadName().contains(workloadPrefix)).collect(Collectors.toList());
+    }
+
+    private List<PodInterval> podsOf(String cluster, String attemptId) {
+        return system.worker(cluster).cluster().podLifetimes().stream().filter(p -> attemptId.equals(p.attemptId())).toList();
     }
 
     /** The clusters' own pod records; a killed cluster's pods ended when it was killed (the record has no end for them). */

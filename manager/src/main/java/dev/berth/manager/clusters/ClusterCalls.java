@@ -134,6 +134,18 @@ public final class ClusterCalls implements AutoCloseable {
         });
     }
 
+    /**
+     * Fences an old attempt on a cluster whose agent is lost but whose API answers: deletes its
+     * RemoteWorkload (when it is still that attempt's), the Jobs and JobSets the agent created for it
+     * (background propagation, so the cluster's garbage collector takes their pods too) and its pods
+     * explicitly (no garbage collector may run), found by the agent's attempt label. Answers how many
+     * pods of the attempt were still live (not Succeeded or Failed; a pod being terminated counts)
+     * when listed after the deletions. Idempotent: called again until none is left.
+     */
+    public Future<Integer> fenceAttempt(String namespace, String name, String attemptId) {
+        return call(() -> new AttemptFencing(client, namespace, attemptId).deleteAndCountLive(name));
+    }
+
     private void ensureNamespace(String namespace) {
         if (client.namespaces().withName(namespace).get() != null) return;
         try {

@@ -34,6 +34,8 @@ final class ClusterFailover {
     private final MultiKueueStatus status;
     private final LostClusterPolicy lostPolicy;
     ClusterActionEvents events = ClusterActionEvents.LOGGING;
+    /** Workloads evicted from a cluster whose agent is lost but whose API answers, held until their old pods stop. */
+    final OldAttemptFences fences;
     /** Clusters currently lost, so that ClusterLost is recorded once per loss. */
     private final Set<String> lostClusters = new HashSet<>();
 
@@ -44,6 +46,7 @@ final class ClusterFailover {
         this.options = options;
         this.status = status;
         this.lostPolicy = new LostClusterPolicy(options.failover());
+        this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout());
     }
 
     void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
@@ -96,7 +99,12 @@ final class ClusterFailover {
         for (var snapshot : clusters.snapshots()) {
             if (snapshot.draining()) drain(snapshot.name());
         }
+        // after the evictions, so a fence raised now starts deleting the old attempt's objects at once
+        Set<WorkloadKey> fenceChanged = new HashSet<>();
+        fences.advance(clusters, events, fenceChanged::add);
+        fenceChanged.forEach(dispatcher::fenceChanged);
         if (evicted) state.reschedule();
+        if (!fenceChanged.isEmpty()) dispatcher.reconcile();
     }
 
     private void evict(WorkloadKey key, Dispatcher.Attempt attempt, String cluster, WorkerClusters clusters) {
@@ -106,8 +114,22 @@ final class ClusterFailover {
                 .addKeyValue("attemptNumber", attempt.number).log("evicting workload from lost cluster: " + message);
         DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, Conditions.Reasons.CLUSTER_LOST, message, clock.instant());
         dispatcher.listener.failedOver(clusterQueueOf(key), cluster);
+        fenceOldPods(key, attempt, clusters);
         dispatcher.abandon(key, attempt, "cluster lost");
         state.controller.evict(key, Conditions.Reasons.CLUSTER_LOST, message);
+    }
+
+    /**
+     * Where the agent is lost but the API answers, the old attempt's pods may run on (the agent no
+     * longer enforces its lease): hold the workload back until the manager has deleted them there.
+     */
+    private void fenceOldPods(WorkloadKey key, Dispatcher.Attempt attempt, WorkerClusters clusters) {
+        for (String cluster : attempt.clusters) {
+            if (clusters.health(cluster).health() != ClusterHealth.AGENT_LOST) continue;
+            Instant renewed = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
+            fences.raise(key, cluster, attempt.id, renewed.plus(attempt.lease).plus(options.failover().leaseMargin()));
+            events.record(cluster, Conditions.Reasons.OLD_PODS_RUNNING, "workload " + key + ": " + fences.hold(key));
+        }
     }
 
     /** The operator changed a cluster's marks (annotations berth.dev/cordon, berth.dev/drain). */

@@ -135,6 +135,11 @@ final class Dispatcher implements ClusterEvents {
         }
     }
 
+    /** A fence on the workload's old attempt changed or was lifted: place it again. */
+    void fenceChanged(WorkloadKey key) {
+        dirty.add(key);
+    }
+
     /** The controller wrote a workload's status. */
     void workloadChanged(WorkloadKey key) {
         dirty.add(key);
@@ -171,6 +176,12 @@ final class Dispatcher implements ClusterEvents {
     }
 
     private void place(WorkloadKey key, WorkloadStatus status, AdmissionCheckState check) {
+        String held = failover.fences.hold(key);
+        if (held != null) {
+            lastPlacement.remove(key);
+            pending(key, check, held);
+            return;
+        }
         ObjectNode workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).orElse(null);
         ObjectNode admissionCheck = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name()).orElseThrow();
         String configName = MultiKueueDecoder.configOf(admissionCheck);

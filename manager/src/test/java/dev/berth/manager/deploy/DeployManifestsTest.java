@@ -179,7 +179,9 @@ class DeployManifestsTest {
                 "berth.dev/remoteworkloads", Set.of("get", "list", "watch", "create", "update", "patch", "delete"),
                 "berth.dev/remoteworkloads/status", Set.of("get"),
                 "/namespaces", Set.of("get", "create"),
-                "batch/jobs", Set.of("get", "list")));
+                "batch/jobs", Set.of("get", "list", "delete"),
+                "jobset.x-k8s.io/jobsets", Set.of("list", "delete"),
+                "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),
                 "coordination.k8s.io/leases", Set.of("get", "list")));

@@ -1,0 +1,65 @@
+package dev.berth.manager.dispatch;
+
+import dev.berth.protocol.Conditions;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * May a workload evicted from a lost cluster be dispatched again now? Pure, over an
+ * {@link OldAttemptFence} and the lost cluster's health, against a given instant. In order:
+ * <ol>
+ *   <li>the old attempt's pods are confirmed gone: {@value #EMPTY_LISTINGS_NEEDED} listings in a row
+ *   (one poll apart) found none running, so a pod a controller created between the deletion and the
+ *   first listing is caught by the second;</li>
+ *   <li>the cluster's API stopped answering (Unreachable) and the old attempt's lease has surely run
+ *   out: the partition path, where the agent stops its own copy;</li>
+ *   <li>the wait is bounded: after maxWait the workload goes anyway, and says so.</li>
+ * </ol>
+ * Otherwise it waits, with a message that says for what.
+ */
+public final class RedispatchGate {
+    public static final int EMPTY_LISTINGS_NEEDED = 2;
+
+    /** The answer: whether to redispatch now, a reason code and a message a person can act on. */
+    public record Verdict(boolean mayRedispatch, String reason, String message) {}
+
+    public static final String WAITING = Conditions.Reasons.OLD_PODS_RUNNING;
+    public static final String PODS_STOPPED = Conditions.Reasons.OLD_PODS_STOPPED;
+    public static final String LEASE_EXPIRED = Conditions.Reasons.OLD_LEASE_EXPIRED;
+    public static final String WAIT_EXCEEDED = Conditions.Reasons.POD_STOP_WAIT_EXCEEDED;
+
+    private final Duration maxWait;
+
+    public RedispatchGate(Duration maxWait) {
+        if (maxWait.isNegative() || maxWait.isZero()) throw new IllegalArgumentException("maxWait must be positive, got " + maxWait);
+        this.maxWait = maxWait;
+    }
+
+    /** The latest instant the fence holds the workload back. */
+    public Instant deadline(OldAttemptFence fence) {
+        return fence.since().plus(maxWait);
+    }
+
+    public Verdict decide(OldAttemptFence fence, ClusterHealth health, Instant now) {
+        String old = "attempt " + fence.attemptId() + " on cluster " + fence.cluster();
+        if (fence.emptyListings() >= EMPTY_LISTINGS_NEEDED) {
+            return new Verdict(true, PODS_STOPPED, "the pods of " + old + " are stopped and its objects deleted");
+        }
+        if (health == ClusterHealth.UNREACHABLE && !now.isBefore(fence.leaseGoneAt())) {
+            return new Verdict(true, LEASE_EXPIRED, "cluster " + fence.cluster() + " no longer answers and the lease of " + old
+                    + " ran out at " + fence.leaseGoneAt() + ", so its agent has stopped it");
+        }
+        if (!now.isBefore(deadline(fence))) {
+            return new Verdict(true, WAIT_EXCEEDED, "gave up waiting " + maxWait.toSeconds() + "s for the pods of " + old
+                    + " to stop (" + running(fence) + "); redispatched anyway");
+        }
+        return new Verdict(false, WAITING, "waiting for the old " + old + " to stop its pods before redispatch ("
+                + running(fence) + "; its objects there are being deleted); redispatched at the latest at " + deadline(fence));
+    }
+
+    private static String running(OldAttemptFence fence) {
+        if (fence.livePods() < 0) return "not listed yet";
+        if (fence.livePods() == 0) return "none running at the last listing, confirming";
+        return fence.livePods() + " pod(s) still running";
+    }
+}

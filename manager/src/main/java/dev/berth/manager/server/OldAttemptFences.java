@@ -1,0 +1,120 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.ClusterHealth;
+import dev.berth.manager.dispatch.OldAttemptFence;
+import dev.berth.manager.dispatch.RedispatchGate;
+import dev.berth.manager.model.WorkloadKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Never two live copies when an agent dies but its cluster's API answers: a workload evicted from
+ * such a cluster is held back from redispatch ({@link #hold}) while, every poll, the manager deletes
+ * the old attempt's objects there and lists its pods ({@code ClusterCalls.fenceAttempt}), until
+ * {@link RedispatchGate} lets it go (pods confirmed stopped, the API went silent after the lease ran
+ * out, or the bounded wait passed). State thread only.
+ */
+final class OldAttemptFences {
+    private static final Logger log = LoggerFactory.getLogger(OldAttemptFences.class);
+
+    private final Clock clock;
+    private final RedispatchGate gate;
+    /** Per workload, per lost cluster, the old attempt being fenced. */
+    private final Map<WorkloadKey, Map<String, OldAttemptFence>> fences = new HashMap<>();
+    private final Map<WorkloadKey, String> messages = new HashMap<>();
+    private final Set<String> inFlight = new HashSet<>();
+
+    OldAttemptFences(Clock clock, Duration maxWait) {
+        this.clock = clock;
+        this.gate = new RedispatchGate(maxWait);
+    }
+
+    /** Holds the workload back until the attempt's pods on the cluster are stopped. */
+    void raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt) {
+        OldAttemptFence fence = OldAttemptFence.raised(cluster, attemptId, clock.instant(), leaseGoneAt);
+        fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
+        messages.put(key, gate.decide(fence, ClusterHealth.AGENT_LOST, clock.instant()).message());
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
+                .log("redispatch held until the old attempt's pods stop: " + messages.get(key));
+    }
+
+    /** Why the workload may not be dispatched now, or null when it may. */
+    String hold(WorkloadKey key) {
+        return fences.containsKey(key) ? messages.get(key) : null;
+    }
+
+    /**
+     * One round, every poll: decides each fence; lifts those the gate lets go (released receives the
+     * workload, events the cluster event), and deletes-and-lists again for the others.
+     */
+    void advance(WorkerClusters clusters, ClusterActionEvents events, Consumer<WorkloadKey> changed) {
+        Instant now = clock.instant();
+        for (WorkloadKey key : new ArrayList<>(fences.keySet())) {
+            Map<String, OldAttemptFence> byCluster = fences.get(key);
+            List<String> waiting = new ArrayList<>();
+            for (OldAttemptFence fence : new ArrayList<>(byCluster.values())) {
+                RedispatchGate.Verdict verdict = gate.decide(fence, clusters.health(fence.cluster()).health(), now);
+                if (verdict.mayRedispatch()) {
+                    byCluster.remove(fence.cluster());
+                    lifted(key, fence, verdict, events);
+                } else {
+                    waiting.add(verdict.message());
+                    deleteAndList(key, fence, clusters);
+                }
+            }
+            String message = byCluster.isEmpty() ? null : String.join("; ", waiting);
+            if (message == null) {
+                fences.remove(key);
+                messages.remove(key);
+                changed.accept(key);
+            } else if (!message.equals(messages.put(key, message))) {
+                changed.accept(key);
+            }
+        }
+    }
+
+    private void lifted(WorkloadKey key, OldAttemptFence fence, RedispatchGate.Verdict verdict, ClusterActionEvents events) {
+        var line = RedispatchGate.WAIT_EXCEEDED.equals(verdict.reason()) ? log.atWarn() : log.atInfo();
+        line.addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
+                .addKeyValue("reason", verdict.reason()).log("redispatch allowed: " + verdict.message());
+        String message = "workload " + key + ": " + verdict.message();
+        if (RedispatchGate.WAIT_EXCEEDED.equals(verdict.reason())) events.warning(fence.cluster(), verdict.reason(), message);
+        else events.record(fence.cluster(), verdict.reason(), message);
+    }
+
+    private void deleteAndList(WorkloadKey key, OldAttemptFence fence, WorkerClusters clusters) {
+        String call = key + "/" + fence.cluster();
+        if (!inFlight.add(call)) return;
+        var calls = clusters.calls(fence.cluster());
+        if (calls.isEmpty()) {
+            inFlight.remove(call);
+            return;
+        }
+        clusters.onStateThread(calls.get().fenceAttempt(key.namespace(), key.name(), fence.attemptId()), done -> {
+            inFlight.remove(call);
+            Map<String, OldAttemptFence> byCluster = fences.get(key);
+            OldAttemptFence current = byCluster == null ? null : byCluster.get(fence.cluster());
+            if (current == null || !current.attemptId().equals(fence.attemptId())) return;
+            if (done.failed()) {
+                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
+                        .log("old attempt's objects not deleted yet, retried at the next poll: " + done.cause().getMessage());
+                return;
+            }
+            byCluster.put(fence.cluster(), current.listed(done.result()));
+            log.atDebug().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
+                    .addKeyValue("livePods", done.result()).log("old attempt's objects deleted, pods listed");
+        });
+    }
+}
