@@ -8,9 +8,11 @@ import java.util.Optional;
 /**
  * Which manager replica leads, as each replica describes itself on {@value #REPLICA_PATH}
  * ({@code {"replicaId": ..., "leader": true|false, "epoch": ...}}, the ha workstream's endpoint).
+ * The path is the protocol's ({@code ManagerReplicas.REPLICA_PATH}); it was {@code /replica} here
+ * before the drills with replicas first ran, so no leader was ever found.
  */
 final class Leadership {
-    static final String REPLICA_PATH = "/replica";
+    static final String REPLICA_PATH = dev.berth.protocol.ManagerReplicas.REPLICA_PATH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Leadership() {}
