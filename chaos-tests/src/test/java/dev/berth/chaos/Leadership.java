@@ -2,6 +2,7 @@ package dev.berth.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.protocol.ManagerReplicas;
 import java.net.http.HttpResponse;
 import java.util.Optional;
 
@@ -12,7 +13,7 @@ import java.util.Optional;
  * before the drills with replicas first ran, so no leader was ever found.
  */
 final class Leadership {
-    static final String REPLICA_PATH = dev.berth.protocol.ManagerReplicas.REPLICA_PATH;
+    static final String REPLICA_PATH = ManagerReplicas.REPLICA_PATH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Leadership() {}

@@ -22,6 +22,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,7 +163,7 @@ public final class ManagerReplica implements AutoCloseable {
     private boolean leaderKnown() {
         try {
             return leadership.directory().leader().toCompletionStage().toCompletableFuture()
-                    .get(2, java.util.concurrent.TimeUnit.SECONDS).isPresent();
+                    .get(2, TimeUnit.SECONDS).isPresent();
         } catch (Exception unknown) {
             return false;
         }

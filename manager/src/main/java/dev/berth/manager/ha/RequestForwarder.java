@@ -12,6 +12,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,7 +26,7 @@ final class RequestForwarder implements AutoCloseable {
             "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length");
 
     /** How long a forward waits for the leader to accept the connection before answering 503 (Retry-After). */
-    static final java.time.Duration CONNECT_TIMEOUT = java.time.Duration.ofSeconds(2);
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private final HttpClient client;
 
