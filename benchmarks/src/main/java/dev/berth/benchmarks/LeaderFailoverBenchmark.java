@@ -69,8 +69,9 @@ public final class LeaderFailoverBenchmark {
     }
 
     private static ManagerReplica start(String id, int port, List<String> members, String cluster, PostgresConfig database) {
+        // the member list names the replicas started later, one per round: do not wait for them to join
         ReplicaOptions options = ReplicaOptions.loopback(id, 0).inCluster(cluster, port, members)
-                .checkingLeadershipEvery(Duration.ofMillis(500));
+                .checkingLeadershipEvery(Duration.ofMillis(500)).waitingForJoinAtMost(Duration.ZERO);
         PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC());
         return ManagerReplica.start(options, store, () -> new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS));
     }

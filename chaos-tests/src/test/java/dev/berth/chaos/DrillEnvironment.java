@@ -65,6 +65,11 @@ public final class DrillEnvironment implements AutoCloseable {
             RuntimeException siteFailed = collect(starting, env.sites::add);
             if (failed != null || siteFailed != null) throw failed != null ? failed : siteFailed;
             say(drill, "containers up after " + seconds(started) + " s");
+            if (setup.replicas() > 1) {
+                // replicas campaign only once their cluster join settled; writes before that answer 503
+                await().atMost(PATIENCE).pollInterval(Duration.ofMillis(500)).until(() -> Leadership.leader(env) != null);
+                say(drill, "leader " + Leadership.leader(env).alias() + " elected after " + seconds(started) + " s");
+            }
             ChaosQueues.apply(env.api(), env.sites);
             env.awaitClustersActive();
             say(drill, "every cluster Active after " + seconds(started) + " s");
@@ -204,9 +209,18 @@ public final class DrillEnvironment implements AutoCloseable {
         gone.add(replica);
     }
 
-    /** Starts every replica again on its own volume, as after a full restart; returns once each answers /readyz. */
+    /**
+     * Starts every replica again on its own volume, all at once (as a StatefulSet with parallel pod
+     * management restarts them), as after a full restart; returns once each answers /readyz.
+     */
     public void startManagersAgain() {
-        for (int i = 0; i < setup.replicas(); i++) live.add(startReplica(i));
+        List<CompletableFuture<ManagerReplica>> starting = new ArrayList<>();
+        for (int i = 0; i < setup.replicas(); i++) {
+            int index = i;
+            starting.add(CompletableFuture.supplyAsync(() -> startReplica(index)));
+        }
+        RuntimeException failed = collect(starting, live::add);
+        if (failed != null) throw failed;
     }
 
     /** Every pod interval every site's cluster recorded. */

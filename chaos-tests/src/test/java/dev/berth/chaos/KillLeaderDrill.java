@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Test;
  * finishes exactly once; the new leader dispatches without duplicating any dispatch. A submission the
  * survivor refuses while no leader is known (503) was never acknowledged and is not counted.
  */
-@Tag("needs-ha") // first container run: the two replicas, started at once, formed two one-member Hazelcast clusters
 class KillLeaderDrill {
     static final String INVARIANT = "Every submission acknowledged by any replica, before or after the leader dies, finishes exactly"
             + " once; the new leader dispatches with no duplicate dispatch.";

@@ -2,15 +2,18 @@ package dev.berth.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.protocol.ManagerReplicas;
 import java.net.http.HttpResponse;
 import java.util.Optional;
 
 /**
  * Which manager replica leads, as each replica describes itself on {@value #REPLICA_PATH}
  * ({@code {"replicaId": ..., "leader": true|false, "epoch": ...}}, the ha workstream's endpoint).
+ * The path is the protocol's ({@code ManagerReplicas.REPLICA_PATH}); it was {@code /replica} here
+ * before the drills with replicas first ran, so no leader was ever found.
  */
 final class Leadership {
-    static final String REPLICA_PATH = "/replica";
+    static final String REPLICA_PATH = ManagerReplicas.REPLICA_PATH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Leadership() {}

@@ -27,7 +27,8 @@ import java.util.Map;
  *                    [--store file|postgres] [--pg-url JDBC] [--pg-user U] [--pg-password-file F] [--pg-schema S]
  *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
- *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME]
+ *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME] [--expected-members N]
+ *                    [--join-timeout-seconds S]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or

@@ -39,7 +39,9 @@ final class LaunchSettings {
             Map.entry("--kubernetes-service-dns", "BERTH_K8S_SERVICE_DNS"),
             Map.entry("--advertise-url", "BERTH_ADVERTISE_URL"),
             Map.entry("--min-members-to-lead", "BERTH_MIN_MEMBERS_TO_LEAD"),
-            Map.entry("--heartbeat-timeout-seconds", "BERTH_HEARTBEAT_TIMEOUT_SECONDS"));
+            Map.entry("--heartbeat-timeout-seconds", "BERTH_HEARTBEAT_TIMEOUT_SECONDS"),
+            Map.entry("--expected-members", "BERTH_EXPECTED_MEMBERS"),
+            Map.entry("--join-timeout-seconds", "BERTH_JOIN_TIMEOUT_SECONDS"));
 
     private final Map<String, String> values = new HashMap<>();
 
@@ -116,7 +118,10 @@ final class LaunchSettings {
                 values.get("BERTH_K8S_SERVICE_DNS"),
                 Integer.parseInt(values.getOrDefault("BERTH_MIN_MEMBERS_TO_LEAD", "1")),
                 Duration.ofSeconds(Long.parseLong(values.getOrDefault("BERTH_HEARTBEAT_TIMEOUT_SECONDS", "5"))),
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1),
+                Integer.parseInt(values.getOrDefault("BERTH_EXPECTED_MEMBERS", "0")),
+                Duration.ofSeconds(Long.parseLong(values.getOrDefault("BERTH_JOIN_TIMEOUT_SECONDS",
+                        Long.toString(ReplicaOptions.DEFAULT_JOIN_TIMEOUT.toSeconds())))));
     }
 
     private static String hostName() {

@@ -40,6 +40,23 @@ class LaunchSettingsTest {
         assertThat(options.members()).containsExactly("10.0.0.1:5701", "10.0.0.2:5701");
         assertThat(options.clusterPort()).isEqualTo(5801);
         assertThat(options.minMembersToLead()).isEqualTo(2);
+        assertThat(options.joinQuorum()).as("waits for every listed member before campaigning").isEqualTo(2);
+        assertThat(options.joinTimeout()).isEqualTo(ReplicaOptions.DEFAULT_JOIN_TIMEOUT);
+    }
+
+    @Test
+    void theJoinWaitIsConfigurable() {
+        LaunchSettings settings = new LaunchSettings(Map.of(
+                "BERTH_K8S_SERVICE_DNS", "berth-manager-hazelcast.berth-system.svc.cluster.local",
+                "BERTH_PG_URL", "jdbc:postgresql://db:5432/berth",
+                "BERTH_MIN_MEMBERS_TO_LEAD", "2"));
+        assertThat(settings.replicaOptions("0.0.0.0", 8080).joinQuorum()).as("DNS discovery: minMembersToLead").isEqualTo(2);
+
+        settings.setFlag("--expected-members", "3");
+        settings.setFlag("--join-timeout-seconds", "45");
+        ReplicaOptions options = settings.replicaOptions("0.0.0.0", 8080);
+        assertThat(options.joinQuorum()).isEqualTo(3);
+        assertThat(options.joinTimeout()).hasSeconds(45);
     }
 
     @Test

@@ -41,7 +41,7 @@ final class HazelcastSetup {
                     .setProperty("service-dns", options.kubernetesServiceDns())
                     .setProperty("service-port", Integer.toString(options.clusterPort()));
         } else {
-            join.getTcpIpConfig().setEnabled(true).setMembers(options.members());
+            join.getTcpIpConfig().setEnabled(true).setMembers(MemberAddresses.resolve(options.members(), options.joinTimeout()));
             if (!"0.0.0.0".equals(options.clusterHost())) {
                 network.getInterfaces().setEnabled(true).addInterface(interfaceAddress(options.clusterHost()));
             }

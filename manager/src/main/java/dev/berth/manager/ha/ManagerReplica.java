@@ -22,6 +22,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,7 @@ public final class ManagerReplica implements AutoCloseable {
     private final ExecutorService readExecutor;
     private final HttpServer server;
     private final boolean tls;
+    private final JoinGate joinGate;
 
     /** How often a follower rereads the RBAC objects the leader wrote. */
     static final Duration RBAC_REFRESH = Duration.ofSeconds(1);
@@ -57,6 +59,7 @@ public final class ManagerReplica implements AutoCloseable {
         this.store = store;
         this.hazelcast = hazelcast;
         this.vertx = vertx;
+        this.joinGate = new JoinGate(options.joinQuorum(), options.joinTimeout(), Clock.systemUTC());
         this.readExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "berth-reads-" + options.replicaId());
             thread.setDaemon(true);
@@ -90,7 +93,7 @@ public final class ManagerReplica implements AutoCloseable {
 
             @Override
             public void memberRemoved(MembershipEvent event) {
-                if (!eligible()) leadership.stepDown("only " + event.getMembers().size() + " members left, "
+                if (!enoughMembers()) leadership.stepDown("only " + event.getMembers().size() + " members left, "
                         + options.minMembersToLead() + " needed to lead");
             }
         });
@@ -131,9 +134,44 @@ public final class ManagerReplica implements AutoCloseable {
         }
     }
 
+    /** Campaigns and keeps leading only while this holds (checked by the leadership thread). */
     private boolean eligible() {
+        return enoughMembers() && joinSettled();
+    }
+
+    private boolean enoughMembers() {
         return hazelcast.getLifecycleService().isRunning()
                 && hazelcast.getCluster().getMembers().size() >= options.minMembersToLead();
+    }
+
+    /** Whether this replica's join has settled ({@link JoinGate}); logs once when it does. */
+    private boolean joinSettled() {
+        if (joinGate.isSettled()) return true;
+        int members = hazelcast.getCluster().getMembers().size();
+        JoinGate.Settled settled = joinGate.settle(members, this::leaderKnown);
+        if (settled == null) return false;
+        log.atInfo().setMessage("cluster join settled: may campaign for leadership")
+                .addKeyValue("replica", options.replicaId())
+                .addKeyValue("members", members)
+                .addKeyValue("expectedMembers", joinGate.expectedMembers())
+                .addKeyValue("reason", settled)
+                .addKeyValue("waitedMillis", joinGate.waited().toMillis())
+                .log();
+        return true;
+    }
+
+    private boolean leaderKnown() {
+        try {
+            return leadership.directory().leader().toCompletionStage().toCompletableFuture()
+                    .get(2, TimeUnit.SECONDS).isPresent();
+        } catch (Exception unknown) {
+            return false;
+        }
+    }
+
+    /** Whether this replica may campaign yet: its join has settled (tests, and the replica description). */
+    public boolean joinHasSettled() {
+        return joinGate.isSettled();
     }
 
     public String replicaId() {
@@ -146,6 +184,11 @@ public final class ManagerReplica implements AutoCloseable {
 
     public String url() {
         return (tls ? "https" : "http") + "://127.0.0.1:" + port();
+    }
+
+    /** How many members this replica's Hazelcast cluster has, as it sees it (0 once it stopped). */
+    public int clusterSize() {
+        return hazelcast.getLifecycleService().isRunning() ? hazelcast.getCluster().getMembers().size() : 0;
     }
 
     public boolean isLeader() {

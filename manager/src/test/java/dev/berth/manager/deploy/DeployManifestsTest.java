@@ -73,6 +73,7 @@ class DeployManifestsTest {
         assertThat(config.at("/BERTH_STORE").asText()).isEqualTo("postgres");
         assertThat(config.at("/BERTH_K8S_SERVICE_DNS").asText()).startsWith("berth-manager-hazelcast.berth-system.");
         assertThat(config.at("/BERTH_MIN_MEMBERS_TO_LEAD").asText()).isEqualTo("2");
+        assertThat(config.at("/BERTH_EXPECTED_MEMBERS").asText()).as("pods started at once join one cluster first").isEqualTo("3");
         JsonNode discovery = only(managerHa, "Service", "berth-manager-hazelcast");
         assertThat(discovery.at("/spec/clusterIP").asText()).isEqualTo("None");
         assertThat(discovery.at("/spec/ports/0/port").asInt()).isEqualTo(5701);
