@@ -73,6 +73,10 @@ final class Dispatcher implements ClusterEvents {
         boolean draining;
         /** 1 for the workload's first attempt, then one more per redispatch. */
         int number = 1;
+        /** When this manager first knew the attempt (dispatched or recovered): listings before then may not show it. */
+        Instant knownSince;
+        /** Per cluster, how many listings in a row, each well after {@link #knownSince}, did not show the attempt. */
+        final Map<String, Integer> missedListings = new HashMap<>();
 
         Attempt(String id) {
             this.id = id;
@@ -131,6 +135,7 @@ final class Dispatcher implements ClusterEvents {
             attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
             attempt.lease = WorkloadLease.of(stored.object(), state, options.leaseDuration());
             attempt.lastRenewal.put(dispatch.path("cluster").asText(), clock.instant());
+            attempt.knownSince = clock.instant();
             attempts.put(WorkloadKey.of(stored.key().namespace(), stored.key().name()), attempt);
         }
     }
@@ -210,6 +215,7 @@ final class Dispatcher implements ClusterEvents {
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) attempt.lease.toSeconds());
         attempt.dispatchedAt = clock.instant();
+        attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
         if (DispatchStrategy.parse(config.strategy()) == DispatchStrategy.INCREMENTAL) {
             attempt.firstDispatch = attempt.dispatchedAt;
@@ -348,6 +354,11 @@ final class Dispatcher implements ClusterEvents {
 
     @Override
     public void attemptsListed(String cluster, List<RemoteWorkload> listed) {
+        Set<WorkloadKey> seen = new HashSet<>();
+        for (RemoteWorkload remote : listed) {
+            seen.add(WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName()));
+        }
+        dispatchAgainWhereMissing(cluster, seen);
         for (RemoteWorkload remote : listed) {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
             String id = remote.getSpec().getAttemptId();
@@ -365,6 +376,51 @@ final class Dispatcher implements ClusterEvents {
             }
         }
         reconcile();
+    }
+
+    /** Listings in a row that must miss an attempt before it counts as gone from a cluster. */
+    private static final int MISSED_LISTINGS_TO_REDISPATCH = 2;
+
+    /**
+     * An attempt recorded as dispatched to a cluster whose listings do not show it, and never admitted there
+     * (a leader that died between recording a dispatch and creating it, or the object deleted in the worker
+     * cluster before it ran), is not running there: nothing there can run it without its RemoteWorkload. After
+     * {@link #MISSED_LISTINGS_TO_REDISPATCH} listings in a row, each made well after the manager knew the
+     * attempt (so no create still in flight can be missed), the cluster is dropped from the attempt, and a
+     * workload left with no copy is dispatched again under a new attempt id.
+     */
+    private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed) {
+        Instant now = clock.instant();
+        for (Map.Entry<WorkloadKey, Attempt> current : new ArrayList<>(attempts.entrySet())) {
+            WorkloadKey key = current.getKey();
+            Attempt attempt = current.getValue();
+            if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
+            if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(REPORT_LAG))) {
+                attempt.missedListings.remove(cluster);
+                continue;
+            }
+            int missed = attempt.missedListings.merge(cluster, 1, Integer::sum);
+            if (missed < MISSED_LISTINGS_TO_REDISPATCH || !neverAdmittedRemotely(key)) continue;
+            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .log("remote attempt missing from the cluster's listings: dispatching again");
+            attempt.clusters.remove(cluster);
+            attempt.missedListings.remove(cluster);
+            if (!attempt.clusters.isEmpty()) continue;
+            attempts.remove(key);
+            retired.add(attempt.id);
+            writeDispatch(key, null, null);
+            dirty.add(key);
+        }
+    }
+
+    /**
+     * True while the workload's MultiKueue check is still Pending: no copy was ever admitted, so a missing
+     * one never ran. A copy that ran and vanished is left alone (its end may just not have been mirrored).
+     */
+    private boolean neverAdmittedRemotely(WorkloadKey key) {
+        WorkloadStatus status = state.controller.statusOf(key);
+        AdmissionCheckState check = status == null ? null : multiKueueCheck(status);
+        return check != null && CheckStates.PENDING.equals(check.state());
     }
 
     /**
