@@ -11,13 +11,9 @@ import java.util.stream.IntStream;
  */
 final class ManagerFlags {
     /**
-     * Failover ({@code DispatchConfig.NAMES}), short for drills: a site is Unreachable after 4 s without
-     * contact or AgentLost after 4 s without a heartbeat (the agents beat every second), and evicted 10 s
-     * later; dispatch leases (4 s, shorter) run out first. Calls time out after 2 s; an open breaker
-     * probes again after 3 s.
-     */
-    /**
-     * Drill-speed failover. The manager refuses a lease that a renewal's whole retry budget
+     * Drill-speed failover ({@code DispatchConfig.NAMES}): a site is Unreachable after 4 s without contact
+     * or AgentLost after 4 s without a heartbeat (the agents beat every second), and evicted 10 s later;
+     * an open breaker probes again after 3 s. The manager refuses a lease that a renewal's whole retry budget
      * (retry-attempts x call-timeout plus backoff) and the renewal interval (a third of the lease)
      * do not fit in: here 2 x 1.5 s + 0.2 s + 2 s < 6 s. {@code ManagerFlagsTest} checks it.
      */
