@@ -169,6 +169,7 @@ public final class AdmissionController {
         Condition reserved = entry.status.condition(Conditions.QUOTA_RESERVED);
         entry.reservedAtMillis = reserved.lastTransitionTime() == null ? clock.millis() : reserved.lastTransitionTime().toEpochMilli();
         state.reservedByQueue.computeIfAbsent(entry.clusterQueue, q -> new LinkedHashSet<>()).add(entry);
+        state.holders.reserved(entry, entry.clusterQueue, state.quota);
         if (state.quota.hasClusterQueue(entry.clusterQueue)) state.quota.addUsage(entry.clusterQueue, entry.usage);
         structureChanged = true;
     }
@@ -275,7 +276,7 @@ public final class AdmissionController {
     /** Runs scheduling cycles until the heads are exhausted; then handles retention and queue status. */
     public CycleReport schedule() {
         if (structureChanged) rebuild();
-        state.admittedThisPass.clear();
+        state.pass++;
         SchedulingCycle cycle = new SchedulingCycle(state, options, new CycleEffects());
         int cycles = 0;
         int admitted = 0;
@@ -341,6 +342,7 @@ public final class AdmissionController {
             entry.reservedAtMillis = clock.millis();
             state.quota.addUsage(queue, entry.usage);
             state.reservedByQueue.computeIfAbsent(queue, q -> new LinkedHashSet<>()).add(entry);
+            state.holders.reserved(entry, queue, state.quota);
             long waited = Math.max(0, (entry.reservedAtMillis - entry.queueOrderMillis) / 1000);
             WorkloadStatus next = WorkloadConditions.quotaReserved(before, admission, checks, waited, now());
             try {
@@ -348,6 +350,7 @@ public final class AdmissionController {
             } catch (RuntimeException writeFailed) {
                 state.quota.removeUsage(queue, entry.usage);
                 state.reservedByQueue.get(queue).remove(entry);
+                state.holders.released(entry, queue, state.quota);
                 entry.admission = null;
                 entry.usage = null;
                 log.atWarn().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
@@ -355,7 +358,7 @@ public final class AdmissionController {
                 return false;
             }
             entry.status = next;
-            state.admittedThisPass.add(entry.key());
+            entry.reservedInPass = state.pass;
             long waitedMillis = Math.max(0, entry.reservedAtMillis - entry.queueOrderMillis);
             listener.quotaReserved(queue, waitedMillis);
             if (checks.isEmpty()) listener.admitted(queue, waitedMillis, -1);
@@ -417,6 +420,7 @@ public final class AdmissionController {
         if (state.quota.hasClusterQueue(queue)) state.quota.removeUsage(queue, entry.usage);
         Set<WorkloadEntry> reserved = state.reservedByQueue.get(queue);
         if (reserved != null) reserved.remove(entry);
+        state.holders.released(entry, queue, state.quota);
         entry.admission = null;
         entry.usage = null;
         state.capacityFreed(queue);

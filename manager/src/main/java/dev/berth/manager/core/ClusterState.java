@@ -41,8 +41,10 @@ final class ClusterState {
     private final Map<String, CohortGeneration> generationByRoot = new HashMap<>();
     /** The pending queues with what a cycle reads of each; built after a rebuild, in the pending map's order. */
     private List<PendingSlot> pendingSlots;
-    /** Workloads that reserved quota during the current call to schedule(). */
-    final Set<WorkloadKey> admittedThisPass = new java.util.HashSet<>();
+    /** The workloads holding quota in victim order, per queue and per cohort tree. */
+    final HolderIndex holders = new HolderIndex();
+    /** Counts calls to schedule(); a workload that reserved quota in the current one has {@code reservedInPass == pass}. */
+    long pass;
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
 
@@ -104,6 +106,7 @@ final class ClusterState {
             entry.preemptionHoldQueue = null;
         }
         quota = QuotaTree.build(clusterQueues.values(), cohorts.values());
+        holders.treesChanged();
         for (Map.Entry<String, Set<WorkloadEntry>> reserved : reservedByQueue.entrySet()) {
             if (!quota.hasClusterQueue(reserved.getKey())) continue;
             for (WorkloadEntry entry : reserved.getValue()) quota.addUsage(reserved.getKey(), entry.usage);

@@ -11,10 +11,13 @@ import dev.berth.manager.scheduling.FlavorAssignment;
 import dev.berth.manager.scheduling.PreemptionPlanner;
 import dev.berth.manager.scheduling.PreemptionRequest;
 import dev.berth.manager.scheduling.PreemptionTarget;
+import java.util.AbstractCollection;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,13 +49,6 @@ final class SchedulingCycle {
     private final ClusterState state;
     private final SchedulerOptions options;
     private final Effects effects;
-    /**
-     * The workloads holding quota in each cohort tree (by root), in victim order. This object lives for
-     * one call to schedule(), and between its cycles only their admissions and preemptions change who
-     * holds quota, so an entry stays valid until a cycle admits or evicts in that tree (see
-     * {@link #treeChanged}).
-     */
-    private final Map<String, AdmittedInTree> admittedByRoot = new HashMap<>();
 
     SchedulingCycle(ClusterState state, SchedulerOptions options, Effects effects) {
         this.state = state;
@@ -98,16 +94,15 @@ final class SchedulingCycle {
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
             PendingQueue queue = state.pending.get(nomination.queue.name());
-            String root = state.quota.rootOf(nomination.queue.name());
             if (nomination.assignment.mode() == FitMode.FIT) {
                 if (state.quota.fits(nomination.queue.name(), nomination.assignment.usage(), true)
                         && effects.admit(entry, nomination.assignment)) {
                     admitted++;
-                    treeChanged(root);
                 } else {
                     queue.putBack(entry);
                 }
             } else if (!nomination.targets.isEmpty()) {
+                String root = state.quota.rootOf(nomination.queue.name());
                 boolean overlaps = rootsWithPreemption.contains(root)
                         || nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
                 if (!overlaps) {
@@ -115,11 +110,6 @@ final class SchedulingCycle {
                     rootsWithPreemption.add(root);
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
-                    treeChanged(root);
-                    for (PreemptionTarget target : nomination.targets) {
-                        String victimQueue = target.victim().clusterQueue();
-                        if (state.quota.hasClusterQueue(victimQueue)) treeChanged(state.quota.rootOf(victimQueue));
-                    }
                     preempted += nomination.targets.size();
                     // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
                     // free is not taken by a workload ordered after it. Berth evicts at once, so the quota stays
@@ -134,11 +124,6 @@ final class SchedulingCycle {
             }
         }
         return new Outcome(nominations.size(), admitted, preempted);
-    }
-
-    /** Who holds quota in a cohort tree changed: its candidate lists are built again when next needed. */
-    private void treeChanged(String root) {
-        admittedByRoot.remove(root);
     }
 
     /** Non-borrowing first (lowest share under fair sharing), then priority, queue time, requeue order, key. */
@@ -194,66 +179,73 @@ final class SchedulingCycle {
     }
 
     /** The workloads holding quota in the queue itself, in victim order: all a queue that can only preempt in itself looks at. */
-    private List<AdmittedWorkload> admittedInOwnQueue(ClusterQueueSpec queue) {
-        List<AdmittedWorkload> admitted = new ArrayList<>();
-        addAdmitted(queue.name(), admitted);
-        PreemptionPlanner.inVictimOrder(admitted);
-        return admitted;
+    private Collection<AdmittedWorkload> admittedInOwnQueue(ClusterQueueSpec queue) {
+        return new HolderView(state.holders.inQueue(queue.name()), null, state.pass);
     }
 
     /**
      * The candidates a queue's preemption plan sees: every workload holding quota in its cohort tree,
      * except those another queue admitted in this scheduling pass. A workload admitted in this pass is
      * not reclaimed by another queue in the same pass: otherwise queues that reclaim from each other can
-     * evict and readmit in a loop (see docs/semantics.md). Neither list changes during nomination, so
-     * both are built once per cycle and root; only a queue that itself admitted in this pass gets its own.
+     * evict and readmit in a loop (see docs/semantics.md).
      */
-    private List<AdmittedWorkload> admittedFor(ClusterQueueSpec queue) {
-        AdmittedInTree tree = admittedByRoot.computeIfAbsent(state.quota.rootOf(queue.name()), root -> admittedInTree(queue));
-        if (!tree.recentQueues.contains(queue.name())) return tree.olderThanPass;
-        List<AdmittedWorkload> visible = new ArrayList<>(tree.all.size());
-        for (int i = 0; i < tree.all.size(); i++) {
-            AdmittedWorkload candidate = tree.all.get(i);
-            if (!tree.recent[i] || candidate.clusterQueue().equals(queue.name())) visible.add(candidate);
-        }
-        return visible;
+    private Collection<AdmittedWorkload> admittedFor(ClusterQueueSpec queue) {
+        return new HolderView(state.holders.inTree(queue.name(), state.quota), queue.name(), state.pass);
     }
 
     /**
-     * The workloads holding quota in one cohort tree, in victim order; which of them were admitted in
-     * this pass ({@code recent}, by index), by which queues; and the others.
+     * Holders as the planner sees them, in the index's victim order, without a copy. With a
+     * {@code viewer}, a holder that another queue admitted in pass {@code pass} is left out.
      */
-    private record AdmittedInTree(List<AdmittedWorkload> all, boolean[] recent, List<AdmittedWorkload> olderThanPass,
-                                  Set<String> recentQueues) {
-    }
+    private static final class HolderView extends AbstractCollection<AdmittedWorkload> {
+        private final Collection<WorkloadEntry> holders;
+        private final String viewer;
+        private final long pass;
 
-    private AdmittedInTree admittedInTree(ClusterQueueSpec queue) {
-        List<AdmittedWorkload> all = admittedInVictimOrder(queue);
-        boolean[] recent = new boolean[all.size()];
-        if (state.admittedThisPass.isEmpty()) return new AdmittedInTree(all, recent, all, Set.of());
-        List<AdmittedWorkload> older = new ArrayList<>(all.size());
-        Set<String> recentQueues = new HashSet<>();
-        for (int i = 0; i < all.size(); i++) {
-            AdmittedWorkload candidate = all.get(i);
-            recent[i] = state.admittedThisPass.contains(candidate.key());
-            if (recent[i]) recentQueues.add(candidate.clusterQueue());
-            else older.add(candidate);
+        HolderView(Collection<WorkloadEntry> holders, String viewer, long pass) {
+            this.holders = holders;
+            this.viewer = viewer;
+            this.pass = pass;
         }
-        return new AdmittedInTree(all, recent, recentQueues.isEmpty() ? all : List.copyOf(older), recentQueues);
-    }
 
-    private List<AdmittedWorkload> admittedInVictimOrder(ClusterQueueSpec queue) {
-        List<AdmittedWorkload> admitted = new ArrayList<>();
-        List<String> queues = state.quota.hasCohort(queue.name()) ? state.quota.clusterQueuesInTree(queue.name()) : List.of(queue.name());
-        for (String name : queues) addAdmitted(name, admitted);
-        PreemptionPlanner.inVictimOrder(admitted);
-        return List.copyOf(admitted);
-    }
+        private boolean visible(WorkloadEntry holder) {
+            return viewer == null || holder.reservedInPass != pass || holder.holderView.clusterQueue().equals(viewer);
+        }
 
-    private void addAdmitted(String queue, List<AdmittedWorkload> into) {
-        for (WorkloadEntry holder : state.reservedByQueue.getOrDefault(queue, Set.of())) {
-            into.add(new AdmittedWorkload(holder.key(), queue, holder.request.priority(),
-                    holder.request.creationMillis(), holder.reservedAtMillis, holder.usage));
+        @Override
+        public Iterator<AdmittedWorkload> iterator() {
+            Iterator<WorkloadEntry> all = holders.iterator();
+            return new Iterator<>() {
+                private WorkloadEntry next = advance();
+
+                private WorkloadEntry advance() {
+                    while (all.hasNext()) {
+                        WorkloadEntry candidate = all.next();
+                        if (visible(candidate)) return candidate;
+                    }
+                    return null;
+                }
+
+                @Override
+                public boolean hasNext() {
+                    return next != null;
+                }
+
+                @Override
+                public AdmittedWorkload next() {
+                    if (next == null) throw new NoSuchElementException();
+                    AdmittedWorkload view = next.holderView;
+                    next = advance();
+                    return view;
+                }
+            };
+        }
+
+        @Override
+        public int size() {
+            int size = 0;
+            for (WorkloadEntry holder : holders) if (visible(holder)) size++;
+            return size;
         }
     }
 
