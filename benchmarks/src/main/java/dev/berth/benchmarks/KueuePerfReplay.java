@@ -23,8 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * workloads are created on schedule, "run" for their runtime once admitted, then finish.
  *
  * <p>The controller is confined to one state thread, a single-thread scheduled executor; every
- * creation, finish and scheduling pass runs there. Scheduling is coalesced: an event asks for a
- * pass, and one pass serves every event queued before it runs.
+ * creation, finish and scheduling slice runs there. Scheduling is coalesced: an event asks for a
+ * slice, and one slice serves every event queued before it runs. A pass that stops at its slice's
+ * budget asks for its next slice, which runs after the events that arrived meanwhile, as in the
+ * manager ({@link AdmissionController#scheduleSlice()}).
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfReplay baseline|large}
  */
@@ -132,11 +134,13 @@ public final class KueuePerfReplay implements StatusSink {
         stateThread.execute(guarded(this::schedulingPass));
     }
 
+    /** One slice of a pass, as the manager runs it; the next slice queues behind the events that arrived meanwhile. */
     private void schedulingPass() {
         schedulingQueued = false;
-        CycleReport report = controller.schedule();
+        CycleReport report = controller.scheduleSlice();
         cycles += report.cycles();
         preemptions += report.preempted();
+        if (controller.hasMoreToSchedule()) requestScheduling();
     }
 
     @Override

@@ -34,7 +34,16 @@ public final class AdmissionController {
     private static final Logger log = LoggerFactory.getLogger(AdmissionController.class);
 
     /** A bound on cycles per call, so that a preemption ping-pong cannot hold the thread forever. */
-    private static final int MAX_CYCLES_PER_CALL = 100_000;
+    /** A pass that has not run out of heads after this many cycles ends anyway; the next event starts a new one. */
+    private static final int MAX_CYCLES_PER_PASS = 100_000;
+    /** How many nominations a {@link #scheduleSlice()} makes before it lets other events in (about one cycle over 1,000 busy queues). */
+    public static final int NOMINATIONS_PER_SLICE = 1_000;
+    /** During a pass that spans slices, queue statuses are written this long after it began or was last written, and when it ends. */
+    static final long QUEUE_STATUS_INTERVAL_IN_PASS_MILLIS = 1_000;
+    /** A pass is open while its last slice stopped at the budget with heads left. */
+    private boolean passOpen;
+    private int cyclesInPass;
+    private long lastQueueStatusMillis;
 
     private final Clock clock;
     private final SchedulerOptions options;
@@ -273,27 +282,66 @@ public final class AdmissionController {
 
     // ---- scheduling ---------------------------------------------------------------------
 
-    /** Runs scheduling cycles until the heads are exhausted; then handles retention and queue status. */
+    /**
+     * Runs a whole scheduling pass: cycles until no head is left to nominate; then handles retention
+     * and queue status.
+     */
     public CycleReport schedule() {
+        return schedule(Integer.MAX_VALUE);
+    }
+
+    /**
+     * Runs one slice of a scheduling pass: cycles until the heads are exhausted or, at the end of a
+     * cycle, {@link #NOMINATIONS_PER_SLICE} nominations have been made. While {@link #hasMoreToSchedule()},
+     * the caller runs another slice once it has taken in the events that arrived meanwhile (finishes,
+     * submissions), as Kueue's scheduler sees its cache's updates between cycles. A small installation
+     * finishes its pass in one slice; a thousand busy queues take about one cycle per slice, so a pass
+     * that preempts and readmits for seconds does not hold back the finishes that would have made room.
+     */
+    public CycleReport scheduleSlice() {
+        return schedule(NOMINATIONS_PER_SLICE);
+    }
+
+    /** True when the last slice stopped at its budget with heads left to nominate: the pass goes on. */
+    public boolean hasMoreToSchedule() {
+        return passOpen;
+    }
+
+    CycleReport schedule(int nominationBudget) {
         if (structureChanged) rebuild();
-        state.pass++;
+        if (!passOpen) {
+            state.pass++;
+            cyclesInPass = 0;
+            lastQueueStatusMillis = clock.millis();
+        }
         SchedulingCycle cycle = new SchedulingCycle(state, options, new CycleEffects());
         int cycles = 0;
         int admitted = 0;
         int preempted = 0;
         int nominated = 0;
-        while (cycles < MAX_CYCLES_PER_CALL) {
+        boolean exhausted = false;
+        while (cyclesInPass < MAX_CYCLES_PER_PASS) {
             long attemptToken = listener.attemptStarting();
             SchedulingCycle.Outcome outcome = cycle.run();
-            if (outcome.nominated() == 0) break;
+            if (outcome.nominated() == 0) {
+                exhausted = true;
+                break;
+            }
             listener.attempt(outcome.admitted() > 0, attemptToken);
             cycles++;
+            cyclesInPass++;
             nominated += outcome.nominated();
             admitted += outcome.admitted();
             preempted += outcome.preempted();
+            if (nominated >= nominationBudget) break;
         }
+        passOpen = !exhausted && cyclesInPass < MAX_CYCLES_PER_PASS;
         expireFinished();
-        queueStatus.flush(now());
+        long nowMillis = clock.millis();
+        if (!passOpen || nowMillis - lastQueueStatusMillis >= QUEUE_STATUS_INTERVAL_IN_PASS_MILLIS) {
+            lastQueueStatusMillis = nowMillis;
+            queueStatus.flush(now());
+        }
         int pending = 0;
         for (PendingQueue queue : state.pending.values()) pending += queue.size();
         return new CycleReport(cycles, nominated, admitted, preempted, pending + state.unplaced.size());

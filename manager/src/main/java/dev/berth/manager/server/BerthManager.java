@@ -92,6 +92,7 @@ public final class BerthManager implements AutoCloseable {
         feed.listen(watches);
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
         this.state = new ManagerState(feed);
+        this.state.passContinuation = stateThread;
         this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
                 new StoreStatusSink(state), feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));

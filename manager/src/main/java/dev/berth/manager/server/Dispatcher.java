@@ -160,7 +160,7 @@ final class Dispatcher implements ClusterEvents {
             List<WorkloadKey> keys = new ArrayList<>(dirty);
             dirty.clear();
             keys.forEach(this::reconcile);
-            state.controller.schedule();
+            state.scheduleSlice();
         }
     }
 

@@ -1,0 +1,85 @@
+package dev.berth.manager.server;
+
+import static dev.berth.manager.testing.Fixtures.clusterQueue;
+import static dev.berth.manager.testing.Fixtures.flavor;
+import static dev.berth.manager.testing.Fixtures.localQueue;
+import static dev.berth.manager.testing.Fixtures.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.manager.core.AdmissionController;
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.model.ResourceFlavor;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.Fixtures;
+import dev.berth.manager.testing.MutableClock;
+import dev.berth.manager.testing.RecordingSink;
+import dev.berth.protocol.Conditions;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A pass longer than one slice: the write's own reschedule decides the first slice, the state thread the rest. */
+class SchedulingContinuationTest {
+    private static final int QUEUES = AdmissionController.NOMINATIONS_PER_SLICE + 100;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final RecordingSink sink = new RecordingSink();
+    private final ArrayDeque<Runnable> stateThreadTasks = new ArrayDeque<>();
+    private final ManagerState state = new ManagerState(new MemoryObjectStore(clock));
+
+    @Test
+    void aPassLongerThanOneSliceGoesOnInLaterStateThreadTasks() {
+        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
+        state.passContinuation = stateThreadTasks::add;
+        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
+        for (int q = 0; q < QUEUES; q++) {
+            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
+            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
+            for (int w = 0; w < 2; w++) {
+                state.controller.submit(Fixtures.workload("ns" + q, "w" + w).queue("lq").createdAt(w).request("cpu", "1").build(),
+                        true, null);
+            }
+        }
+
+        state.reschedule();
+        assertThat(admitted()).as("after the first slice: one head per queue").isEqualTo(QUEUES);
+        assertThat(stateThreadTasks).hasSize(1);
+
+        stateThreadTasks.poll().run();
+        assertThat(admitted()).as("after the second slice").isEqualTo(2 * QUEUES);
+        assertThat(stateThreadTasks).as("the pass stopped at the budget again").hasSize(1);
+
+        stateThreadTasks.poll().run();
+        assertThat(state.controller.hasMoreToSchedule()).isFalse();
+        assertThat(stateThreadTasks).as("an ended pass queues nothing").isEmpty();
+        assertThat(admitted()).isEqualTo(2 * QUEUES);
+    }
+
+    @Test
+    void withoutAStateThreadEveryPassRunsWhole() {
+        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
+        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
+        for (int q = 0; q < QUEUES; q++) {
+            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
+            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
+            for (int w = 0; w < 2; w++) {
+                state.controller.submit(Fixtures.workload("ns" + q, "w" + w).queue("lq").createdAt(w).request("cpu", "1").build(),
+                        true, null);
+            }
+        }
+        state.reschedule();
+        assertThat(admitted()).isEqualTo(2 * QUEUES);
+        assertThat(state.controller.hasMoreToSchedule()).isFalse();
+    }
+
+    private long admitted() {
+        long count = 0;
+        for (Map.Entry<WorkloadKey, WorkloadStatus> entry : sink.workloads.entrySet()) {
+            if (entry.getValue().isTrue(Conditions.ADMITTED)) count++;
+        }
+        return count;
+    }
+}
