@@ -89,7 +89,6 @@ final class SchedulingCycle {
 
         int admitted = 0;
         int preempted = 0;
-        Set<String> rootsWithPreemption = new HashSet<>();
         Set<dev.berth.manager.model.WorkloadKey> victimsThisCycle = new HashSet<>();
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
@@ -102,12 +101,11 @@ final class SchedulingCycle {
                     queue.putBack(entry);
                 }
             } else if (!nomination.targets.isEmpty()) {
-                String root = state.quota.rootOf(nomination.queue.name());
-                boolean overlaps = rootsWithPreemption.contains(root)
-                        || nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
-                if (!overlaps) {
+                // Kueue issues every preemption of a cycle whose targets no earlier preemption of the cycle
+                // took, and whose preemptor still fits once its targets are gone.
+                boolean overlaps = nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
+                if (!overlaps && fitsOnceVictimsGone(nomination)) {
                     queue.putBackAsPreemptor(entry);
-                    rootsWithPreemption.add(root);
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
                     preempted += nomination.targets.size();
@@ -124,6 +122,23 @@ final class SchedulingCycle {
             }
         }
         return new Outcome(nominations.size(), admitted, preempted);
+    }
+
+    /**
+     * Kueue's check before it issues a preemption: the preemptor's usage fits once its own targets are
+     * gone, on top of what earlier entries of this cycle admitted or hold. The targets' usage is taken
+     * out of the quota tree for the check and put back.
+     */
+    private boolean fitsOnceVictimsGone(Nomination nomination) {
+        List<PreemptionTarget> removed = new ArrayList<>(nomination.targets.size());
+        for (PreemptionTarget target : nomination.targets) {
+            if (!state.quota.hasClusterQueue(target.victim().clusterQueue())) continue;
+            state.quota.removeUsage(target.victim().clusterQueue(), target.victim().usage());
+            removed.add(target);
+        }
+        boolean fits = state.quota.fits(nomination.queue.name(), nomination.assignment.usage(), true);
+        for (PreemptionTarget target : removed) state.quota.addUsage(target.victim().clusterQueue(), target.victim().usage());
+        return fits;
     }
 
     /** Non-borrowing first (lowest share under fair sharing), then priority, queue time, requeue order, key. */

@@ -169,6 +169,39 @@ class PreemptionSemanticsTest {
                     assertPreempted(s, "team/a-newer", "InClusterQueue");
                     assertThat(s.reserved("team/a-newer")).isFalse();
                 }),
+                row("one cycle issues every preemption of a cohort whose targets do not overlap (Kueue's scheduler)", s -> {
+                    pairWithin(s);
+                    s.run(s.w("team-a", "low-a").priority(0).request("cpu", "4"));
+                    s.run(s.w("team-b", "low-b").priority(0).request("cpu", "4"));
+                    s.submit(s.w("team-a", "high-a").priority(10).request("cpu", "4"));
+                    s.submit(s.w("team-b", "high-b").priority(10).request("cpu", "4"));
+                    CycleReport first = s.controller.schedule(1);
+                    assertThat(first.cycles()).isEqualTo(1);
+                    assertThat(first.preempted()).isEqualTo(2);
+                    assertPreempted(s, "team-a/low-a", "InClusterQueue");
+                    assertPreempted(s, "team-b/low-b", "InClusterQueue");
+                    assertThat(s.pendingMessage("team-a/high-a")).isEqualTo("Pending the preemption of 1 workload(s)");
+                    assertThat(s.pendingMessage("team-b/high-b")).isEqualTo("Pending the preemption of 1 workload(s)");
+                    s.schedule();
+                    assertThat(s.admitted("team-a/high-a")).isTrue();
+                    assertThat(s.admitted("team-b/high-b")).isTrue();
+                }),
+                row("a preemption whose targets an earlier preemption of the cycle took waits for a later cycle", s -> {
+                    s.flavors("default")
+                            .cq(clusterQueue("team-a").cohort("pool").preemption(NEVER, LOWER).group(flavor("default", quota("cpu", "4"))))
+                            .cq(clusterQueue("team-b").cohort("pool").preemption(NEVER, LOWER).group(flavor("default", quota("cpu", "4"))))
+                            .cq(clusterQueue("team-c").cohort("pool").group(flavor("default", quota("cpu", "0"))));
+                    s.run(s.w("team-c", "borrower").priority(0).request("cpu", "8"));
+                    s.submit(s.w("team-a", "owner-a").priority(10).request("cpu", "4"));
+                    s.submit(s.w("team-b", "owner-b").priority(10).request("cpu", "4"));
+                    CycleReport first = s.controller.schedule(1);
+                    assertThat(first.preempted()).isEqualTo(1);
+                    assertPreempted(s, "team-c/borrower", "InCohortReclamation");
+                    s.schedule();
+                    assertThat(s.admitted("team-a/owner-a")).isTrue();
+                    assertThat(s.admitted("team-b/owner-b")).isTrue();
+                    assertThat(s.usage("team-c", "default/cpu")).isZero();
+                }),
                 row("a preempted workload is Evicted and Requeued, and comes back when capacity frees", s -> {
                     single(s, LOWER);
                     s.run(s.w("team", "low").priority(0).request("cpu", "4"));
@@ -213,6 +246,13 @@ class PreemptionSemanticsTest {
         s.flavors("default")
                 .cq(clusterQueue("team-a").cohort("pool").preemption(NEVER, reclaim).group(flavor("default", quota("cpu", "4"))))
                 .cq(clusterQueue("team-b").cohort("pool").group(flavor("default", quota("cpu", "4"))));
+    }
+
+    /** team-a and team-b, 4 cpu each, in one cohort, each preempting lower priorities within itself. */
+    private static void pairWithin(Scenario s) {
+        s.flavors("default")
+                .cq(clusterQueue("team-a").cohort("pool").preemption(LOWER, NEVER).group(flavor("default", quota("cpu", "4"))))
+                .cq(clusterQueue("team-b").cohort("pool").preemption(LOWER, NEVER).group(flavor("default", quota("cpu", "4"))));
     }
 
     /** team-a, team-b and a lender with 2 cpu each; team-b's low-priority workload borrows 2, so team-a can only get 4 by borrowing. */
