@@ -32,6 +32,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class KueuePerfReplay implements StatusSink {
     private static final long START_DELAY_MILLIS = 200;
+    /**
+     * An experiment, not what the manager does: with {@code -Dberth.replay.batchMillis=N} a slice runs N
+     * ms after the first event that asks for it, so events due within N ms of each other (a creation and
+     * the finishes that would make room for it) are decided together. The manager schedules at once.
+     */
+    private static final long BATCH_MILLIS = Long.getLong("berth.replay.batchMillis", 0);
 
     private final PerfScenario scenario;
     private final Clock clock = Clock.systemUTC();
@@ -131,7 +137,11 @@ public final class KueuePerfReplay implements StatusSink {
     private void requestScheduling() {
         if (schedulingQueued) return;
         schedulingQueued = true;
-        stateThread.execute(guarded(this::schedulingPass));
+        if (BATCH_MILLIS == 0) {
+            stateThread.execute(guarded(this::schedulingPass));
+        } else {
+            stateThread.schedule(guarded(this::schedulingPass), BATCH_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** One slice of a pass, as the manager runs it; the next slice queues behind the events that arrived meanwhile. */
