@@ -23,21 +23,22 @@ import java.util.concurrent.atomic.AtomicReference;
  * workloads are created on schedule, "run" for their runtime once admitted, then finish.
  *
  * <p>The controller is confined to one state thread, a single-thread scheduled executor; every
- * creation, finish and scheduling slice runs there. Scheduling is coalesced: an event asks for a
- * slice, and one slice serves every event queued before it runs. A pass that stops at its slice's
- * budget asks for its next slice, which runs after the events that arrived meanwhile, as in the
- * manager ({@link AdmissionController#scheduleSlice()}).
+ * creation, finish and scheduling slice runs there. Scheduling is batched as in the manager: an
+ * event asks for a pass, which starts when the scheduling batch window has passed and serves every
+ * event queued before it. A pass that stops at its slice's budget asks for its next slice at once,
+ * which runs after the events that arrived meanwhile ({@link AdmissionController#scheduleSlice()}).
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfReplay baseline|large}
  */
 public final class KueuePerfReplay implements StatusSink {
     private static final long START_DELAY_MILLIS = 200;
     /**
-     * An experiment, not what the manager does: with {@code -Dberth.replay.batchMillis=N} a slice runs N
-     * ms after the first event that asks for it, so events due within N ms of each other (a creation and
-     * the finishes that would make room for it) are decided together. The manager schedules at once.
+     * The manager's scheduling batch window ({@link SchedulerOptions#schedulingBatchWindow()}): a pass
+     * starts this long after the first event that asks for it. {@code -Dberth.replay.batchMillis=0}
+     * decides every event at once instead.
      */
-    private static final long BATCH_MILLIS = Long.getLong("berth.replay.batchMillis", 0);
+    private static final long BATCH_MILLIS = Long.getLong("berth.replay.batchMillis",
+            SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis());
 
     private final PerfScenario scenario;
     private final Clock clock = Clock.systemUTC();
@@ -135,12 +136,16 @@ public final class KueuePerfReplay implements StatusSink {
     }
 
     private void requestScheduling() {
+        requestScheduling(BATCH_MILLIS);
+    }
+
+    private void requestScheduling(long delayMillis) {
         if (schedulingQueued) return;
         schedulingQueued = true;
-        if (BATCH_MILLIS == 0) {
+        if (delayMillis == 0) {
             stateThread.execute(guarded(this::schedulingPass));
         } else {
-            stateThread.schedule(guarded(this::schedulingPass), BATCH_MILLIS, TimeUnit.MILLISECONDS);
+            stateThread.schedule(guarded(this::schedulingPass), delayMillis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -150,7 +155,7 @@ public final class KueuePerfReplay implements StatusSink {
         CycleReport report = controller.scheduleSlice();
         cycles += report.cycles();
         preemptions += report.preempted();
-        if (controller.hasMoreToSchedule()) requestScheduling();
+        if (controller.hasMoreToSchedule()) requestScheduling(0);
     }
 
     @Override

@@ -23,7 +23,8 @@ import java.util.Map;
  *
  * <pre>
  * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
- *                    [--retain-finished DURATION] [--worker-lost-timeout 15m] [--lease-duration 60s] ...
+ *                    [--retain-finished DURATION] [--scheduling-batch-millis 10]
+ *                    [--worker-lost-timeout 15m] [--lease-duration 60s] ...
  *                    [--store file|postgres] [--pg-url JDBC] [--pg-user U] [--pg-password-file F] [--pg-schema S]
  *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
@@ -41,6 +42,19 @@ import java.util.Map;
 public final class BerthMain {
     private BerthMain() {}
 
+    /** --scheduling-batch-millis: whole milliseconds, 0 to decide every change before its write is answered. */
+    private static Duration batchWindow(String value) {
+        try {
+            long millis = Long.parseLong(value);
+            if (millis >= 0 && millis <= 1_000) return Duration.ofMillis(millis);
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        System.err.println("--scheduling-batch-millis: expected whole milliseconds from 0 to 1000, got '" + value + "'");
+        System.exit(2);
+        return null;
+    }
+
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
         int port = 8080;
@@ -48,6 +62,7 @@ public final class BerthMain {
         Path examples = Path.of("examples", "queues");
         boolean fairSharing = false;
         Duration retain = null;
+        Duration batchWindow = SchedulerOptions.DEFAULT_BATCH_WINDOW;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         LaunchSettings settings = new LaunchSettings(System.getenv());
         Map<String, String> securityFlags = new HashMap<>();
@@ -60,6 +75,7 @@ public final class BerthMain {
                 case "--examples" -> examples = Path.of(args[++i]);
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
+                case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
                 default -> {
                     if (SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
                         securityFlags.put(args[i], args[++i]);
@@ -75,7 +91,7 @@ public final class BerthMain {
                         continue;
                     }
                     System.err.println("unknown argument: " + args[i]);
-                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H]");
+                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10]");
                     System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
@@ -89,7 +105,7 @@ public final class BerthMain {
             System.exit(2);
             return;
         }
-        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain);
+        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
         ObjectStore store = settings.openStore(data, Clock.systemUTC());
         var security = SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {

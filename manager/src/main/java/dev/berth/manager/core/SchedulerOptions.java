@@ -5,18 +5,31 @@ import java.util.List;
 
 /**
  * Manager-wide scheduling settings, the counterpart of Kueue's Configuration: fair sharing and its
- * preemption strategies, and objectRetentionPolicies.workloads.afterFinished (null keeps finished
- * workloads forever).
+ * preemption strategies, objectRetentionPolicies.workloads.afterFinished (null keeps finished
+ * workloads forever), and the manager's scheduling batch window: how long after a change the pass
+ * that decides it starts, so that changes arriving together (a submission and the finishes that make
+ * room for it) are decided together (zero decides each change at once, before its write is answered).
  */
 public record SchedulerOptions(boolean fairSharing,
                                List<FairSharingStrategy> preemptionStrategies,
-                               Duration retainFinishedWorkloadsFor) {
+                               Duration retainFinishedWorkloadsFor,
+                               Duration schedulingBatchWindow) {
+    /** Long enough for events a few milliseconds apart, short enough not to be noticed by a submitter. */
+    public static final Duration DEFAULT_BATCH_WINDOW = Duration.ofMillis(10);
+
     public static final SchedulerOptions DEFAULTS = new SchedulerOptions(false,
             List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE),
-            null);
+            null, DEFAULT_BATCH_WINDOW);
 
     public SchedulerOptions {
         preemptionStrategies = List.copyOf(preemptionStrategies);
+        if (schedulingBatchWindow == null || schedulingBatchWindow.isNegative()) {
+            throw new IllegalArgumentException("schedulingBatchWindow must be zero or positive");
+        }
+    }
+
+    public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {
+        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, DEFAULT_BATCH_WINDOW);
     }
 
     public enum FairSharingStrategy {

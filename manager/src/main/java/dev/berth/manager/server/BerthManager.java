@@ -64,6 +64,12 @@ public final class BerthManager implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    /** Only hands batched scheduling passes to the state thread when their window ends. */
+    private final java.util.concurrent.ScheduledExecutorService batchTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "berth-schedule-timer");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final ObjectService service;
     private final ManagerState state;
     private Vertx vertx;
@@ -92,7 +98,14 @@ public final class BerthManager implements AutoCloseable {
         feed.listen(watches);
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
         this.state = new ManagerState(feed);
-        this.state.passContinuation = stateThread;
+        this.state.stateThread = (task, delayMillis) -> {
+            if (delayMillis <= 0) {
+                stateThread.execute(task);
+            } else {
+                batchTimer.schedule(() -> stateThread.execute(task), delayMillis, TimeUnit.MILLISECONDS);
+            }
+        };
+        this.state.batchWindowMillis = options.schedulingBatchWindow().toMillis();
         this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
                 new StoreStatusSink(state), feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
@@ -250,6 +263,7 @@ public final class BerthManager implements AutoCloseable {
             return null;
         });
         if (server != null) server.close().await();
+        batchTimer.shutdownNow();
         stateThread.shutdown();
         try {
             stateThread.awaitTermination(10, TimeUnit.SECONDS);

@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * What every kind's hooks share: the store and the admission controller. Lives on the state thread.
- * After every accepted change the hooks call {@link #reschedule()}, so an answer to a write already
- * reflects the admission decisions it caused (all of them, unless the pass is longer than one slice).
+ * After every accepted change the hooks call {@link #reschedule()}; the pass that decides it runs
+ * within the scheduling batch window.
  */
 final class ManagerState {
     final ObjectStore store;
@@ -27,37 +27,57 @@ final class ManagerState {
         this.rbac = new dev.berth.manager.security.RbacPolicySource(store);
     }
 
-    /**
-     * Where the rest of a long scheduling pass runs, one slice per task, behind the events that arrived
-     * meanwhile; the state thread. Null (a follower's API, tests) runs every pass whole.
-     */
-    java.util.concurrent.Executor passContinuation;
-    private boolean continuationQueued;
+    /** Runs a task on the state thread after a delay; the manager's single state thread, or a test's queue. */
+    interface StateThread {
+        void runLater(Runnable task, long delayMillis);
+    }
 
     /**
-     * Schedules, then dispatches what was admitted. The first slice of the pass runs here, so a small
-     * installation's pass (one slice) is decided before the write is answered; a pass that needs more
-     * slices goes on in later state-thread tasks (see {@link AdmissionController#scheduleSlice()}).
+     * Where batched passes and the rest of a long pass run. Null (a follower's API, unit tests of the
+     * hooks) decides every change at once, in a whole pass.
+     */
+    StateThread stateThread;
+    /** {@link dev.berth.manager.core.SchedulerOptions#schedulingBatchWindow()}, in milliseconds. */
+    long batchWindowMillis;
+    private boolean passQueued;
+
+    /**
+     * Something changed that may let workloads in or out: schedule, then dispatch what was admitted.
+     * With a batch window, the pass starts that long after the first change asks for it, and decides
+     * every change that arrived meanwhile; without one, the first slice runs here, before the write
+     * is answered. A pass longer than one slice goes on in later state-thread tasks
+     * (see {@link AdmissionController#scheduleSlice()}).
      */
     void reschedule() {
+        if (stateThread != null && batchWindowMillis > 0) {
+            queuePass(batchWindowMillis);
+        } else {
+            runSlice();
+        }
+    }
+
+    private void runSlice() {
         scheduleSlice();
         if (dispatcher != null) dispatcher.reconcile();
-        if (passContinuation != null && controller.hasMoreToSchedule() && !continuationQueued) {
-            continuationQueued = true;
-            try {
-                passContinuation.execute(() -> {
-                    continuationQueued = false;
-                    reschedule();
-                });
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                continuationQueued = false; // the manager is shutting down; a restart schedules from scratch
-            }
+        if (stateThread != null && controller.hasMoreToSchedule()) queuePass(0);
+    }
+
+    private void queuePass(long delayMillis) {
+        if (passQueued) return;
+        passQueued = true;
+        try {
+            stateThread.runLater(() -> {
+                passQueued = false;
+                runSlice();
+            }, delayMillis);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            passQueued = false; // the manager is shutting down; a restart schedules from scratch
         }
     }
 
     /** One slice of the current pass, or the whole pass where nothing would run the rest. */
     void scheduleSlice() {
-        if (passContinuation == null) controller.schedule(); else controller.scheduleSlice();
+        if (stateThread == null) controller.schedule(); else controller.scheduleSlice();
     }
 
     Optional<ObjectNode> find(String resource, String namespace, String name) {

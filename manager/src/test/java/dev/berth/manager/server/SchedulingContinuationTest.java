@@ -21,19 +21,26 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A pass longer than one slice: the write's own reschedule decides the first slice, the state thread the rest. */
+/**
+ * When the manager's passes run: within the batch window after the first change, a whole small pass
+ * at once without one, and a pass longer than one slice in later state-thread tasks.
+ */
 class SchedulingContinuationTest {
     private static final int QUEUES = AdmissionController.NOMINATIONS_PER_SLICE + 100;
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final RecordingSink sink = new RecordingSink();
     private final ArrayDeque<Runnable> stateThreadTasks = new ArrayDeque<>();
+    private final ArrayDeque<Long> taskDelays = new ArrayDeque<>();
     private final ManagerState state = new ManagerState(new MemoryObjectStore(clock));
 
     @Test
     void aPassLongerThanOneSliceGoesOnInLaterStateThreadTasks() {
         state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
-        state.passContinuation = stateThreadTasks::add;
+        state.stateThread = (task, delayMillis) -> {
+            stateThreadTasks.add(task);
+            taskDelays.add(delayMillis);
+        };
         state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
         for (int q = 0; q < QUEUES; q++) {
             state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
@@ -47,6 +54,7 @@ class SchedulingContinuationTest {
         state.reschedule();
         assertThat(admitted()).as("after the first slice: one head per queue").isEqualTo(QUEUES);
         assertThat(stateThreadTasks).hasSize(1);
+        assertThat(taskDelays.poll()).as("the rest of a pass does not wait for a window").isZero();
 
         stateThreadTasks.poll().run();
         assertThat(admitted()).as("after the second slice").isEqualTo(2 * QUEUES);
@@ -56,6 +64,33 @@ class SchedulingContinuationTest {
         assertThat(state.controller.hasMoreToSchedule()).isFalse();
         assertThat(stateThreadTasks).as("an ended pass queues nothing").isEmpty();
         assertThat(admitted()).isEqualTo(2 * QUEUES);
+    }
+
+    @Test
+    void changesWithinTheBatchWindowAreDecidedByOnePassWhenItEnds() {
+        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
+        state.stateThread = (task, delayMillis) -> {
+            stateThreadTasks.add(task);
+            taskDelays.add(delayMillis);
+        };
+        state.batchWindowMillis = SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis();
+        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
+        state.controller.applyClusterQueue(clusterQueue("q").group(flavor("default", quota("cpu", "2"))).build());
+        state.controller.applyLocalQueue(localQueue("ns", "lq", "q"));
+
+        state.controller.submit(Fixtures.workload("ns", "first").queue("lq").request("cpu", "1").build(), true, null);
+        state.reschedule();
+        state.controller.submit(Fixtures.workload("ns", "second").queue("lq").request("cpu", "1").build(), true, null);
+        state.reschedule();
+        assertThat(admitted()).as("nothing is decided inside the window").isZero();
+        assertThat(stateThreadTasks).as("one pass for both changes").hasSize(1);
+        assertThat(taskDelays.poll()).isEqualTo(10L);
+
+        stateThreadTasks.poll().run();
+        assertThat(admitted()).isEqualTo(2);
+        assertThat(stateThreadTasks).isEmpty();
+        state.reschedule();
+        assertThat(stateThreadTasks).as("a later change opens a new window").hasSize(1);
     }
 
     @Test
