@@ -11,11 +11,8 @@ import dev.berth.manager.scheduling.FlavorAssignment;
 import dev.berth.manager.scheduling.PreemptionPlanner;
 import dev.berth.manager.scheduling.PreemptionRequest;
 import dev.berth.manager.scheduling.PreemptionTarget;
-import java.util.AbstractCollection;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -206,62 +203,6 @@ final class SchedulingCycle {
      */
     private Collection<AdmittedWorkload> admittedFor(ClusterQueueSpec queue) {
         return new HolderView(state.holders.inTree(queue.name(), state.quota), queue.name(), state.pass);
-    }
-
-    /**
-     * Holders as the planner sees them, in the index's victim order, without a copy. With a
-     * {@code viewer}, a holder that another queue admitted in pass {@code pass} is left out.
-     */
-    private static final class HolderView extends AbstractCollection<AdmittedWorkload> {
-        private final Collection<WorkloadEntry> holders;
-        private final String viewer;
-        private final long pass;
-
-        HolderView(Collection<WorkloadEntry> holders, String viewer, long pass) {
-            this.holders = holders;
-            this.viewer = viewer;
-            this.pass = pass;
-        }
-
-        private boolean visible(WorkloadEntry holder) {
-            return viewer == null || holder.reservedInPass != pass || holder.holderView.clusterQueue().equals(viewer);
-        }
-
-        @Override
-        public Iterator<AdmittedWorkload> iterator() {
-            Iterator<WorkloadEntry> all = holders.iterator();
-            return new Iterator<>() {
-                private WorkloadEntry next = advance();
-
-                private WorkloadEntry advance() {
-                    while (all.hasNext()) {
-                        WorkloadEntry candidate = all.next();
-                        if (visible(candidate)) return candidate;
-                    }
-                    return null;
-                }
-
-                @Override
-                public boolean hasNext() {
-                    return next != null;
-                }
-
-                @Override
-                public AdmittedWorkload next() {
-                    if (next == null) throw new NoSuchElementException();
-                    AdmittedWorkload view = next.holderView;
-                    next = advance();
-                    return view;
-                }
-            };
-        }
-
-        @Override
-        public int size() {
-            int size = 0;
-            for (WorkloadEntry holder : holders) if (visible(holder)) size++;
-            return size;
-        }
     }
 
     private static final class Nomination {
