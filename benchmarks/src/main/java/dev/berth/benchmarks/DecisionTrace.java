@@ -13,10 +13,6 @@ import dev.berth.protocol.Conditions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -141,34 +137,5 @@ public final class DecisionTrace implements StatusSink {
     @Override
     public void workloadExpired(WorkloadKey key) {
         add("expired " + key);
-    }
-
-    /** Simulated time, moved by the trace only. */
-    private static final class SimulatedClock extends Clock {
-        private long millis = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
-
-        void advance(long by) {
-            millis += by;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

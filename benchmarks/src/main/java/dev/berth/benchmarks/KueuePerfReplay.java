@@ -2,9 +2,7 @@ package dev.berth.benchmarks;
 
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.CycleReport;
-import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -30,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfReplay baseline|large}
  */
-public final class KueuePerfReplay implements StatusSink {
+public final class KueuePerfReplay implements WorkloadStatusSink {
     private static final long START_DELAY_MILLIS = 200;
     /**
      * The manager's scheduling batch window ({@link SchedulerOptions#schedulingBatchWindow()}): a pass
@@ -177,17 +175,6 @@ public final class KueuePerfReplay implements StatusSink {
         }
     }
 
-    @Override
-    public void clusterQueueChanged(String name, QueueStatus status) {
-    }
-
-    @Override
-    public void localQueueChanged(String namespace, String name, QueueStatus status) {
-    }
-
-    @Override
-    public void workloadExpired(WorkloadKey key) {
-    }
 
     private ReplayResult result() {
         Map<String, long[]> latencies = new LinkedHashMap<>();

@@ -2,9 +2,7 @@ package dev.berth.benchmarks;
 
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.CycleReport;
-import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -12,10 +10,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -35,7 +29,7 @@ import java.util.PriorityQueue;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfSimulation large|baseline [passMillis] [rounds]}
  */
-public final class KueuePerfSimulation implements StatusSink {
+public final class KueuePerfSimulation implements WorkloadStatusSink {
     private final PerfScenario scenario;
     private final long passMillis;
     private final SimulatedClock clock = new SimulatedClock();
@@ -152,47 +146,6 @@ public final class KueuePerfSimulation implements StatusSink {
         } else if (!admitted && sequence != null) {
             finishing.set(sequence.intValue(), null);
             finishSequence.remove(workload);
-        }
-    }
-
-    @Override
-    public void clusterQueueChanged(String name, QueueStatus status) {
-    }
-
-    @Override
-    public void localQueueChanged(String namespace, String name, QueueStatus status) {
-    }
-
-    @Override
-    public void workloadExpired(WorkloadKey key) {
-    }
-
-    /** Simulated time, moved by the simulation only. */
-    private static final class SimulatedClock extends Clock {
-        private long millis = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
-
-        void set(long to) {
-            millis = to;
-        }
-
-        @Override
-        public long millis() {
-            return millis;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }

@@ -1,9 +1,7 @@
 package dev.berth.benchmarks;
 
 import dev.berth.manager.core.AdmissionController;
-import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
 import java.lang.management.ManagementFactory;
@@ -64,21 +62,9 @@ public final class PendingHeapMeasurement {
         return samples[1];
     }
 
-    private static final class DiscardingSink implements StatusSink {
+    private static final class DiscardingSink implements WorkloadStatusSink {
         @Override
         public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
-        }
-
-        @Override
-        public void clusterQueueChanged(String name, QueueStatus status) {
-        }
-
-        @Override
-        public void localQueueChanged(String namespace, String name, QueueStatus status) {
-        }
-
-        @Override
-        public void workloadExpired(WorkloadKey key) {
         }
     }
 }

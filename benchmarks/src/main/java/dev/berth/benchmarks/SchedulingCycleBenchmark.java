@@ -2,9 +2,7 @@ package dev.berth.benchmarks;
 
 import dev.berth.manager.core.AdmissionController;
 import dev.berth.manager.core.CycleReport;
-import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -107,24 +105,12 @@ public class SchedulingCycleBenchmark {
     }
 
     /** Keeps the set of admitted workloads in step with the controller's reports. */
-    private final class RunningTracker implements StatusSink {
+    private final class RunningTracker implements WorkloadStatusSink {
         @Override
         public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
             boolean admitted = status.isTrue(Conditions.ADMITTED) && !status.isTrue(Conditions.FINISHED);
             if (admitted) running.add(key);
             else running.remove(key);
-        }
-
-        @Override
-        public void clusterQueueChanged(String name, QueueStatus status) {
-        }
-
-        @Override
-        public void localQueueChanged(String namespace, String name, QueueStatus status) {
-        }
-
-        @Override
-        public void workloadExpired(WorkloadKey key) {
         }
     }
 }

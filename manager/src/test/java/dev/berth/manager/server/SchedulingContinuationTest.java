@@ -19,6 +19,7 @@ import dev.berth.protocol.Conditions;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,22 +35,16 @@ class SchedulingContinuationTest {
     private final ArrayDeque<Long> taskDelays = new ArrayDeque<>();
     private final ManagerState state = new ManagerState(new MemoryObjectStore(clock));
 
+    @BeforeEach
+    void controller() {
+        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
+        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
+    }
+
     @Test
     void aPassLongerThanOneSliceGoesOnInLaterStateThreadTasks() {
-        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
-        state.stateThread = (task, delayMillis) -> {
-            stateThreadTasks.add(task);
-            taskDelays.add(delayMillis);
-        };
-        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
-        for (int q = 0; q < QUEUES; q++) {
-            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
-            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
-            for (int w = 0; w < 2; w++) {
-                state.controller.submit(Fixtures.workload("ns" + q, "w" + w).queue("lq").createdAt(w).request("cpu", "1").build(),
-                        true, null);
-            }
-        }
+        withStateThread();
+        queuesWithTwoWorkloadsEach(QUEUES);
 
         state.reschedule();
         assertThat(admitted()).as("after the first slice: one head per queue").isEqualTo(QUEUES);
@@ -68,19 +63,14 @@ class SchedulingContinuationTest {
 
     @Test
     void changesWithinTheBatchWindowAreDecidedByOnePassWhenItEnds() {
-        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
-        state.stateThread = (task, delayMillis) -> {
-            stateThreadTasks.add(task);
-            taskDelays.add(delayMillis);
-        };
+        withStateThread();
         state.batchWindowMillis = SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis();
-        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
         state.controller.applyClusterQueue(clusterQueue("q").group(flavor("default", quota("cpu", "2"))).build());
         state.controller.applyLocalQueue(localQueue("ns", "lq", "q"));
 
-        state.controller.submit(Fixtures.workload("ns", "first").queue("lq").request("cpu", "1").build(), true, null);
+        submit("ns", "first", 0);
         state.reschedule();
-        state.controller.submit(Fixtures.workload("ns", "second").queue("lq").request("cpu", "1").build(), true, null);
+        submit("ns", "second", 1);
         state.reschedule();
         assertThat(admitted()).as("nothing is decided inside the window").isZero();
         assertThat(stateThreadTasks).as("one pass for both changes").hasSize(1);
@@ -95,19 +85,31 @@ class SchedulingContinuationTest {
 
     @Test
     void withoutAStateThreadEveryPassRunsWhole() {
-        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
-        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
-        for (int q = 0; q < QUEUES; q++) {
-            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
-            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
-            for (int w = 0; w < 2; w++) {
-                state.controller.submit(Fixtures.workload("ns" + q, "w" + w).queue("lq").createdAt(w).request("cpu", "1").build(),
-                        true, null);
-            }
-        }
+        queuesWithTwoWorkloadsEach(QUEUES);
         state.reschedule();
         assertThat(admitted()).isEqualTo(2 * QUEUES);
         assertThat(state.controller.hasMoreToSchedule()).isFalse();
+    }
+
+    private void withStateThread() {
+        state.stateThread = (task, delayMillis) -> {
+            stateThreadTasks.add(task);
+            taskDelays.add(delayMillis);
+        };
+    }
+
+    /** {@code count} ClusterQueues of 2 cpu, each fed by its own namespace's LocalQueue holding two 1-cpu workloads. */
+    private void queuesWithTwoWorkloadsEach(int count) {
+        for (int q = 0; q < count; q++) {
+            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
+            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
+            submit("ns" + q, "w0", 0);
+            submit("ns" + q, "w1", 1);
+        }
+    }
+
+    private void submit(String namespace, String name, long createdAt) {
+        state.controller.submit(Fixtures.workload(namespace, name).queue("lq").createdAt(createdAt).request("cpu", "1").build(), true, null);
     }
 
     private long admitted() {
