@@ -114,11 +114,13 @@ public final class BerthManager implements AutoCloseable {
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
-            state.controller.schedule();
+            // The dispatcher exists before the first pass, so it hears of every reservation that pass
+            // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
             state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);
             state.dispatcher.listener = metrics.dispatchListener();
             state.dispatcher.failover.events = new StoredClusterActionEvents(state, events);
             state.dispatcher.recover();
+            state.controller.schedule();
             return null;
         });
     }

@@ -124,9 +124,14 @@ final class Dispatcher implements ClusterEvents {
         return epoch;
     }
 
-    /** Restart: current attempts come back from the workloads' status.dispatch. */
+    /**
+     * Restart: current attempts come back from the workloads' status.dispatch, and every workload is
+     * looked at once the clusters are connected, so one that a previous leader reserved quota for but
+     * never dispatched is dispatched now.
+     */
     void recover() {
         for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
+            dirty.add(WorkloadKey.of(stored.key().namespace(), stored.key().name()));
             var dispatch = stored.object().path("status").path("dispatch");
             String id = dispatch.path("attemptId").asText("");
             if (id.isEmpty()) continue;

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.Annotations;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
@@ -57,6 +59,7 @@ class DispatchEndToEndTest {
     Path dir;
     private Vertx vertx;
     private BerthManager manager;
+    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
     private final Map<String, KubernetesMockServer> servers = new HashMap<>();
     private final Map<String, KubernetesClient> agents = new HashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -64,9 +67,7 @@ class DispatchEndToEndTest {
     @BeforeEach
     void start() throws Exception {
         vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS,
-                new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS));
-        manager.start(vertx, "127.0.0.1", 0).await();
+        manager = startManager();
         for (String cluster : List.of("small", "roomy")) {
             KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                     new KubernetesCrudDispatcher(), false);
@@ -104,6 +105,15 @@ class DispatchEndToEndTest {
         }
     }
 
+    /** A manager over the test's store (left open when the manager closes, so a restart finds it), serving on loopback. */
+    private BerthManager startManager() {
+        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS,
+                new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS))
+                .leavingStoreOpen();
+        started.start(vertx, "127.0.0.1", 0).await();
+        return started;
+    }
+
     private static byte[] readCrd() {
         try (var in = DispatchEndToEndTest.class.getResourceAsStream("/META-INF/fabric8/remoteworkloads.berth.dev-v1.yml")) {
             return in.readAllBytes();
@@ -119,6 +129,7 @@ class DispatchEndToEndTest {
     @AfterEach
     void stop() {
         manager.close();
+        store.close();
         agents.values().forEach(KubernetesClient::close);
         servers.values().forEach(KubernetesMockServer::destroy);
         vertx.close().await();
@@ -157,6 +168,24 @@ class DispatchEndToEndTest {
         await().atMost(WAIT).until(() -> attempt("roomy") == null);
         JsonNode queue = get(KUEUE + "/clusterqueues/cq");
         assertThat(queue.path("status").path("reservingWorkloads").asInt()).isZero();
+    }
+
+    @Test
+    void aWorkloadThatARestartedManagersFirstPassAdmitsIsDispatched() throws Exception {
+        assertThat(send("PATCH", KUEUE + "/clusterqueues/cq", "application/merge-patch+json",
+                "{\"spec\":{\"stopPolicy\":\"Hold\"}}").statusCode()).isEqualTo(200);
+        submitJob(2, 1);
+        await().atMost(WAIT).until(this::workload, w -> w != null && "False".equals(condition(w, "QuotaReserved")));
+        manager.close();
+        // What a leader leaves behind when it accepted "resume the queue" and died before its pass ran.
+        ObjectKey queue = new ObjectKey(Resources.CLUSTER_QUEUES.resource(), "", "cq");
+        ObjectNode resumed = store.get(queue).orElseThrow().object().deepCopy();
+        ((ObjectNode) resumed.path("spec")).remove("stopPolicy");
+        store.replace(queue, resumed, null);
+
+        manager = startManager();
+        RemoteWorkload remote = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
+        assertThat(remote.getSpec().getFencingEpoch()).isEqualTo(manager.fencingEpoch());
     }
 
     @Test
