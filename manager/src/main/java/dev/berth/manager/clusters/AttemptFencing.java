@@ -1,5 +1,6 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -17,8 +18,8 @@ import java.util.List;
  */
 final class AttemptFencing {
     private static final List<ResourceDefinitionContext> OWNERS = List.of(
-            context("batch", "v1", "Job", "jobs"),
-            context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets"));
+            context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
+            context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"));
 
     private final KubernetesClient client;
     private final String namespace;

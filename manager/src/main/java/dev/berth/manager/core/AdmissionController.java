@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
 public final class AdmissionController {
     private static final Logger log = LoggerFactory.getLogger(AdmissionController.class);
 
-    /** A bound on cycles per call, so that a preemption ping-pong cannot hold the thread forever. */
-    /** A pass that has not run out of heads after this many cycles ends anyway; the next event starts a new one. */
+    /**
+     * A pass that has not run out of heads after this many cycles ends anyway, so that a preemption
+     * ping-pong cannot hold the thread forever; the next event starts a new one.
+     */
     private static final int MAX_CYCLES_PER_PASS = 100_000;
     /** How many nominations a {@link #scheduleSlice()} makes before it lets other events in (about one cycle over 1,000 busy queues). */
     public static final int NOMINATIONS_PER_SLICE = 1_000;
@@ -177,8 +179,7 @@ public final class AdmissionController {
         entry.clusterQueue = entry.admission.clusterQueue();
         Condition reserved = entry.status.condition(Conditions.QUOTA_RESERVED);
         entry.reservedAtMillis = reserved.lastTransitionTime() == null ? clock.millis() : reserved.lastTransitionTime().toEpochMilli();
-        state.reservedByQueue.computeIfAbsent(entry.clusterQueue, q -> new LinkedHashSet<>()).add(entry);
-        state.holders.reserved(entry, entry.clusterQueue, state.quota);
+        state.reserved(entry, entry.clusterQueue);
         if (state.quota.hasClusterQueue(entry.clusterQueue)) state.quota.addUsage(entry.clusterQueue, entry.usage);
         structureChanged = true;
     }
@@ -389,16 +390,14 @@ public final class AdmissionController {
             entry.usage = admission.usage();
             entry.reservedAtMillis = clock.millis();
             state.quota.addUsage(queue, entry.usage);
-            state.reservedByQueue.computeIfAbsent(queue, q -> new LinkedHashSet<>()).add(entry);
-            state.holders.reserved(entry, queue, state.quota);
+            state.reserved(entry, queue);
             long waited = Math.max(0, (entry.reservedAtMillis - entry.queueOrderMillis) / 1000);
             WorkloadStatus next = WorkloadConditions.quotaReserved(before, admission, checks, waited, now());
             try {
                 sink.workloadChanged(entry.key(), entry.active, next);
             } catch (RuntimeException writeFailed) {
                 state.quota.removeUsage(queue, entry.usage);
-                state.reservedByQueue.get(queue).remove(entry);
-                state.holders.released(entry, queue, state.quota);
+                state.released(entry, queue);
                 entry.admission = null;
                 entry.usage = null;
                 log.atWarn().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
@@ -466,9 +465,7 @@ public final class AdmissionController {
         if (!entry.holdsQuota()) return;
         String queue = entry.admission.clusterQueue();
         if (state.quota.hasClusterQueue(queue)) state.quota.removeUsage(queue, entry.usage);
-        Set<WorkloadEntry> reserved = state.reservedByQueue.get(queue);
-        if (reserved != null) reserved.remove(entry);
-        state.holders.released(entry, queue, state.quota);
+        state.released(entry, queue);
         entry.admission = null;
         entry.usage = null;
         state.capacityFreed(queue);

@@ -43,7 +43,7 @@ final class ClusterState {
     private List<PendingSlot> pendingSlots;
     /** The workloads holding quota in victim order, per queue and per cohort tree. */
     final HolderIndex holders = new HolderIndex();
-    /** Counts calls to schedule(); a workload that reserved quota in the current one has {@code reservedInPass == pass}. */
+    /** Counts scheduling passes; a workload that reserved quota in the current one has {@code reservedInPass == pass}. */
     long pass;
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
@@ -82,6 +82,19 @@ final class ClusterState {
     /** The pending queues were replaced (a rebuild): the slots are built again when next needed. */
     void pendingQueuesReplaced() {
         pendingSlots = null;
+    }
+
+    /** The entry now holds quota in the queue (its reservation time and usage are set): both holder views learn it. */
+    void reserved(WorkloadEntry entry, String clusterQueue) {
+        reservedByQueue.computeIfAbsent(clusterQueue, q -> new LinkedHashSet<>()).add(entry);
+        holders.reserved(entry, clusterQueue, quota);
+    }
+
+    /** The entry no longer holds quota in the queue. */
+    void released(WorkloadEntry entry, String clusterQueue) {
+        Set<WorkloadEntry> reserved = reservedByQueue.get(clusterQueue);
+        if (reserved != null) reserved.remove(entry);
+        holders.released(entry, clusterQueue, quota);
     }
 
     void hold(WorkloadEntry entry, String clusterQueue, Map<dev.berth.manager.model.FlavorResource, Long> usage) {
