@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -67,18 +68,37 @@ final class ClusterResilience implements AutoCloseable {
                 .build());
     }
 
-    /** Runs a blocking call on the cluster's own threads, through all four decorators. */
+    /**
+     * Runs a blocking call on the cluster's own threads, through all four decorators. A try the time
+     * limiter gave up on while it still waited in the bulkhead's queue never starts: a create that
+     * the manager counts as failed must not reach the cluster later, when a thread frees up.
+     */
     <T> CompletionStage<T> call(Callable<T> work) {
-        Supplier<CompletionStage<T>> bulkheaded = () -> {
-            try {
-                return bulkhead.executeCallable(work);
-            } catch (BulkheadFullException full) {
-                return CompletableFuture.failedFuture(full);
-            }
+        Supplier<CompletionStage<T>> limited = () -> {
+            AtomicBoolean givenUp = new AtomicBoolean();
+            Supplier<CompletionStage<T>> bulkheaded = () -> {
+                try {
+                    return bulkhead.executeCallable(() -> {
+                        if (givenUp.get()) throw new AbandonedCallException();
+                        return work.call();
+                    });
+                } catch (BulkheadFullException full) {
+                    return CompletableFuture.failedFuture(full);
+                }
+            };
+            return timeLimiter.executeCompletionStage(scheduler, bulkheaded).whenComplete((value, error) -> {
+                if (error != null) givenUp.set(true);
+            });
         };
-        Supplier<CompletionStage<T>> limited = () -> timeLimiter.executeCompletionStage(scheduler, bulkheaded);
         Supplier<CompletionStage<T>> guarded = CircuitBreaker.decorateCompletionStage(breaker, limited);
         return Retry.decorateCompletionStage(retry, scheduler, guarded).get();
+    }
+
+    /** Thrown, to nobody, by a queued try whose caller had already given up on it. */
+    static final class AbandonedCallException extends Exception {
+        AbandonedCallException() {
+            super("the caller gave up before the call started", null, false, false);
+        }
     }
 
     BreakerState breakerState() {

@@ -117,6 +117,28 @@ class ClusterCallsResilienceTest {
         assertThat(healthy.breakerState()).isEqualTo(BreakerState.CLOSED);
     }
 
+    @Test
+    void aCallGivenUpOnWhileItWaitedForAThreadNeverStarts() throws Exception {
+        ResilienceOptions oneThread = new ResilienceOptions(Duration.ofMillis(300), 1, Duration.ofMillis(50), 50f, 10,
+                Duration.ofSeconds(30), 1);
+        try (ClusterResilience resilience = new ClusterResilience("queued", oneThread)) {
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicInteger queuedRan = new java.util.concurrent.atomic.AtomicInteger();
+            var blocking = resilience.call(() -> release.await(30, java.util.concurrent.TimeUnit.SECONDS)).toCompletableFuture();
+            await().atMost(Duration.ofSeconds(10)).until(() -> resilience.bulkhead().getMetrics().getActiveThreadCount() == 1);
+            var queued = resilience.call(queuedRan::incrementAndGet).toCompletableFuture();
+            await().atMost(Duration.ofSeconds(10)).until(queued::isCompletedExceptionally);
+            assertThat(blocking).as("the first call timed out as well, still holding the only thread").isCompletedExceptionally();
+
+            release.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(() -> resilience.bulkhead().getMetrics().getQueueDepth() == 0);
+            // the single thread takes tasks in order: once this one ran, the given-up one was taken off the queue before it
+            String after = resilience.call(() -> "ran").toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(after).isEqualTo("ran");
+            assertThat(queuedRan).as("the try the time limiter gave up on while it was queued").hasValue(0);
+        }
+    }
+
     private static RemoteWorkload attempt(String namespace, String workload, String attemptId) {
         RemoteWorkload attempt = new RemoteWorkload();
         attempt.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(workload)
