@@ -73,6 +73,11 @@ public final class Conditions {
         public static final String OLD_LEASE_EXPIRED = "OldAttemptLeaseExpired";
         /** The bounded wait for the old attempt's pods ran out: the workload goes elsewhere anyway. */
         public static final String POD_STOP_WAIT_EXCEEDED = "PodStopWaitExceeded";
+        /**
+         * A create the cluster never acknowledged (it timed out, or the attempt went missing from listings) may still
+         * arrive there: the workload is not dispatched elsewhere before that copy's lease has surely run out.
+         */
+        public static final String DISPATCH_UNCONFIRMED = "DispatchUnconfirmed";
     }
 
     /** States of one admission check on a workload. */

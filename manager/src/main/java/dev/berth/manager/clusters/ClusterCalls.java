@@ -64,6 +64,15 @@ public final class ClusterCalls implements AutoCloseable {
         return ClusterResilience.unwrap(error) instanceof KubernetesClientException k && k.getCode() == 404;
     }
 
+    /**
+     * The cluster answered the call with a client error (4xx other than 429): the request was refused, so
+     * a create that failed so did not happen. Any other failure (a timeout, a lost connection, a 5xx, an
+     * open breaker after an earlier try) leaves it unknown whether the call took effect.
+     */
+    public static boolean isAnswer(Throwable error) {
+        return ClusterResilience.isAnswer(error);
+    }
+
     ClusterResilience resilience() {
         return resilience;
     }

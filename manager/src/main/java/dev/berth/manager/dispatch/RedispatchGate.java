@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * May a workload evicted from a lost cluster be dispatched again now? Pure, over an
- * {@link OldAttemptFence} and the lost cluster's health, against a given instant. In order:
+ * May a workload held back by an {@link OldAttemptFence} be dispatched again now? Pure, over the
+ * fence and its cluster's health, against a given instant. A fence on an
+ * unconfirmed create lets go only when its lease has run out; a fence after a lost agent, in order:
  * <ol>
  *   <li>the old attempt's pods are confirmed gone: {@value #EMPTY_LISTINGS_NEEDED} listings in a row
  *   (one poll apart) found none running, so a pod a controller created between the deletion and the
@@ -27,6 +28,7 @@ public final class RedispatchGate {
     public static final String PODS_STOPPED = Conditions.Reasons.OLD_PODS_STOPPED;
     public static final String LEASE_EXPIRED = Conditions.Reasons.OLD_LEASE_EXPIRED;
     public static final String WAIT_EXCEEDED = Conditions.Reasons.POD_STOP_WAIT_EXCEEDED;
+    public static final String UNCONFIRMED = Conditions.Reasons.DISPATCH_UNCONFIRMED;
 
     private final Duration maxWait;
 
@@ -42,6 +44,7 @@ public final class RedispatchGate {
 
     public Verdict decide(OldAttemptFence fence, ClusterHealth health, Instant now) {
         String old = "attempt " + fence.attemptId() + " on cluster " + fence.cluster();
+        if (fence.unconfirmedCreate()) return decideUnconfirmed(fence, old, now);
         if (fence.emptyListings() >= EMPTY_LISTINGS_NEEDED) {
             return new Verdict(true, PODS_STOPPED, "the pods of " + old + " are stopped and its objects deleted");
         }
@@ -55,6 +58,19 @@ public final class RedispatchGate {
         }
         return new Verdict(false, WAITING, "waiting for the old " + old + " to stop its pods before redispatch ("
                 + running(fence) + "; its objects there are being deleted); redispatched at the latest at " + deadline(fence));
+    }
+
+    /**
+     * A create the cluster never acknowledged may still arrive, whatever listings show meanwhile: only
+     * the end of the lease it carried (after which the agent refuses to start it) lets the workload go.
+     */
+    private static Verdict decideUnconfirmed(OldAttemptFence fence, String old, Instant now) {
+        if (!now.isBefore(fence.leaseGoneAt())) {
+            return new Verdict(true, LEASE_EXPIRED, "the dispatch of " + old + " was never confirmed and its lease ran out at "
+                    + fence.leaseGoneAt() + ", so it can no longer start there");
+        }
+        return new Verdict(false, UNCONFIRMED, "the dispatch of " + old + " was never confirmed and may still arrive there;"
+                + " dispatched again once its lease has run out, at " + fence.leaseGoneAt());
     }
 
     private static String running(OldAttemptFence fence) {

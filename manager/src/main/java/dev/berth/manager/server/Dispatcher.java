@@ -50,6 +50,9 @@ final class Dispatcher implements ClusterEvents {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** status.dispatch.phase of an attempt no cluster has reported on yet. */
+    private static final String DISPATCHED = "Dispatched";
+
     /** The current attempt of a workload. */
     static final class Attempt {
         final String id;
@@ -77,6 +80,11 @@ final class Dispatcher implements ClusterEvents {
         Instant knownSince;
         /** Per cluster, how many listings in a row, each well after {@link #knownSince}, did not show the attempt. */
         final Map<String, Integer> missedListings = new HashMap<>();
+        /**
+         * Clusters that acknowledged the create or listed the attempt. Anywhere else the create may still be
+         * on its way, so dropping that cluster holds the workload until the copy's lease has run out.
+         */
+        final Set<String> confirmed = new HashSet<>();
 
         Attempt(String id) {
             this.id = id;
@@ -137,6 +145,7 @@ final class Dispatcher implements ClusterEvents {
             if (id.isEmpty()) continue;
             Attempt attempt = new Attempt(id);
             attempt.clusters.add(dispatch.path("cluster").asText());
+            if (!DISPATCHED.equals(dispatch.path("phase").asText(DISPATCHED))) attempt.confirmed.add(dispatch.path("cluster").asText());
             attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
             attempt.lease = WorkloadLease.of(stored.object(), state, options.leaseDuration());
             attempt.lastRenewal.put(dispatch.path("cluster").asText(), clock.instant());
@@ -232,7 +241,7 @@ final class Dispatcher implements ClusterEvents {
         String where = String.join(", ", decision.clusters());
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
                 "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
-        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, "Dispatched", null), null);
+        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, DISPATCHED, null), null);
         DispatchHistory.record(state, key, attempt.id, where, attempt.number, "Dispatched", null, clock.instant());
     }
 
@@ -258,11 +267,24 @@ final class Dispatcher implements ClusterEvents {
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                     .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
             clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
+                boolean current = attempts.get(key) == attempt;
+                boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
+                if (created.succeeded()) attempt.confirmed.add(cluster);
+                if (!current) {
+                    // abandoned while the create was in flight: abandon() held the workload until the answer came
+                    if (created.succeeded()) deleteRemote(key, cluster, attempt.id, "abandoned while its create was in flight");
+                    if (answered && failover.fences.createAnswered(key, cluster, attempt.id)) {
+                        dirty.add(key);
+                        reconcile();
+                    }
+                    return;
+                }
                 if (created.succeeded()) return;
                 log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                         .log("dispatch failed: " + created.cause().getMessage());
                 attempt.clusters.remove(cluster);
-                if (attempt.clusters.isEmpty() && attempts.get(key) == attempt) {
+                if (!answered) holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + created.cause().getMessage() + ")");
+                if (attempt.clusters.isEmpty()) {
                     attempts.remove(key);
                     retired.add(attempt.id);
                     writeDispatch(key, null, null);
@@ -287,6 +309,19 @@ final class Dispatcher implements ClusterEvents {
         return InFlightDispatches.withoutInFlight(view, inFlight);
     }
 
+    /**
+     * The attempt's copy on the cluster was dropped without the cluster ever acknowledging it: its create
+     * may still arrive, with the lease it was stamped with. The workload is not dispatched again before
+     * that lease (or a later renewal sent there) has surely run out; then the agent refuses to start it.
+     */
+    private void holdUntilLeaseRunsOut(WorkloadKey key, Attempt attempt, String cluster, String why) {
+        Instant stamp = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
+        Instant leaseGoneAt = stamp.plus(attempt.lease).plus(options.failover().leaseMargin());
+        if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, why)) {
+            failover.events.warning(cluster, Conditions.Reasons.DISPATCH_UNCONFIRMED, "workload " + key + ": " + failover.fences.hold(key));
+        }
+    }
+
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
         if (!message.equals(check.message())) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, message);
     }
@@ -295,7 +330,10 @@ final class Dispatcher implements ClusterEvents {
     void abandon(WorkloadKey key, Attempt attempt, String why) {
         attempts.remove(key);
         retired.add(attempt.id);
-        for (String cluster : attempt.clusters) deleteRemote(key, cluster, attempt.id, why);
+        for (String cluster : attempt.clusters) {
+            deleteRemote(key, cluster, attempt.id, why);
+            if (!attempt.confirmed.contains(cluster)) holdUntilLeaseRunsOut(key, attempt, cluster, why + " before its create was confirmed");
+        }
         if (state.controller.statusOf(key) != null) writeDispatch(key, null, null);
     }
 
@@ -374,6 +412,7 @@ final class Dispatcher implements ClusterEvents {
                 deleteRemote(key, cluster, id, "stale attempt");
                 continue;
             }
+            attempt.confirmed.add(cluster);
             if (remote.getSpec().getFencingEpoch() < epoch) stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
@@ -391,8 +430,9 @@ final class Dispatcher implements ClusterEvents {
      * (a leader that died between recording a dispatch and creating it, or the object deleted in the worker
      * cluster before it ran), is not running there: nothing there can run it without its RemoteWorkload. After
      * {@link #MISSED_LISTINGS_TO_REDISPATCH} listings in a row, each made well after the manager knew the
-     * attempt (so no create still in flight can be missed), the cluster is dropped from the attempt, and a
-     * workload left with no copy is dispatched again under a new attempt id.
+     * attempt, the cluster is dropped from the attempt, and a workload left with no copy is dispatched again
+     * under a new attempt id, once the dropped copy's lease has run out: a create still in flight (a slow
+     * network, a dead leader's last request) may yet arrive.
      */
     private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed) {
         Instant now = clock.instant();
@@ -407,9 +447,10 @@ final class Dispatcher implements ClusterEvents {
             int missed = attempt.missedListings.merge(cluster, 1, Integer::sum);
             if (missed < MISSED_LISTINGS_TO_REDISPATCH || !neverAdmittedRemotely(key)) continue;
             log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
-                    .log("remote attempt missing from the cluster's listings: dispatching again");
+                    .log("remote attempt missing from the cluster's listings: dispatching again once its lease has run out");
             attempt.clusters.remove(cluster);
             attempt.missedListings.remove(cluster);
+            holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
             if (!attempt.clusters.isEmpty()) continue;
             attempts.remove(key);
             retired.add(attempt.id);
@@ -472,7 +513,10 @@ final class Dispatcher implements ClusterEvents {
                     attempt.winner = cluster;
                     if (attempt.dispatchedAt != null) listener.firstReport(cluster, Duration.between(attempt.dispatchedAt, clock.instant()));
                     for (String other : attempt.clusters) {
-                        if (!other.equals(cluster)) deleteRemote(key, other, attempt.id, "another cluster admitted first");
+                        if (other.equals(cluster)) continue;
+                        deleteRemote(key, other, attempt.id, "another cluster admitted first");
+                        // should the winner's copy fail, a loser's create still on its way must not run next to the next attempt
+                        if (!attempt.confirmed.contains(other)) holdUntilLeaseRunsOut(key, attempt, other, "another cluster admitted first");
                     }
                     attempt.clusters.retainAll(Set.of(cluster));
                 }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * such a cluster is held back from redispatch ({@link #hold}) while, every poll, the manager deletes
  * the old attempt's objects there and lists its pods ({@code ClusterCalls.fenceAttempt}), until
  * {@link RedispatchGate} lets it go (pods confirmed stopped, the API went silent after the lease ran
- * out, or the bounded wait passed). State thread only.
+ * out, or the bounded wait passed). Nor when a create was never acknowledged: the workload is held
+ * until that attempt's lease has run out ({@link #raiseUnconfirmed}). State thread only.
  */
 final class OldAttemptFences {
     private static final Logger log = LoggerFactory.getLogger(OldAttemptFences.class);
@@ -50,6 +51,41 @@ final class OldAttemptFences {
                 .log("redispatch held until the old attempt's pods stop: " + messages.get(key));
     }
 
+    /**
+     * Holds the workload back until the lease of an attempt whose create the cluster never acknowledged
+     * has surely run out: the create may still arrive. Nothing to hold when it has run out already.
+     */
+    boolean raiseUnconfirmed(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, String why) {
+        Instant now = clock.instant();
+        if (!now.isBefore(leaseGoneAt)) return false;
+        OldAttemptFence before = fences.getOrDefault(key, Map.of()).get(cluster);
+        if (before != null && !before.unconfirmedCreate()) return false;
+        OldAttemptFence fence = OldAttemptFence.unconfirmed(cluster, attemptId, now, leaseGoneAt);
+        fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
+        messages.put(key, gate.decide(fence, ClusterHealth.HEALTHY, now).message());
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
+                .log("redispatch held, " + why + ": " + messages.get(key));
+        return true;
+    }
+
+    /**
+     * The cluster answered the create of an attempt held as unconfirmed (it was abandoned while the create
+     * was in flight): nothing more of it can arrive there, so that hold is lifted. True when the workload
+     * is held by nothing else now.
+     */
+    boolean createAnswered(WorkloadKey key, String cluster, String attemptId) {
+        Map<String, OldAttemptFence> byCluster = fences.get(key);
+        OldAttemptFence fence = byCluster == null ? null : byCluster.get(cluster);
+        if (fence == null || !fence.unconfirmedCreate() || !fence.attemptId().equals(attemptId)) return false;
+        byCluster.remove(cluster);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
+                .log("the cluster answered the create it was held for: hold lifted");
+        if (!byCluster.isEmpty()) return false;
+        fences.remove(key);
+        messages.remove(key);
+        return true;
+    }
+
     /** Why the workload may not be dispatched now, or null when it may. */
     String hold(WorkloadKey key) {
         return fences.containsKey(key) ? messages.get(key) : null;
@@ -71,7 +107,8 @@ final class OldAttemptFences {
                     lifted(key, fence, verdict, events);
                 } else {
                     waiting.add(verdict.message());
-                    deleteAndList(key, fence, clusters);
+                    // an unconfirmed create is not fenced by deleting: it may arrive after any deletion
+                    if (!fence.unconfirmedCreate()) deleteAndList(key, fence, clusters);
                 }
             }
             String message = byCluster.isEmpty() ? null : String.join("; ", waiting);

@@ -87,4 +87,22 @@ class RedispatchGateTest {
     void aWaitMustBePositive() {
         assertThatThrownBy(() -> new RedispatchGate(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anUnconfirmedCreateHoldsTheWorkloadUntilItsLeaseRunsOutWhateverTheListingsShow() {
+        Instant leaseGone = EVICTED.plusSeconds(70);
+        OldAttemptFence unconfirmed = OldAttemptFence.unconfirmed("gpu-east", "a-1", EVICTED, leaseGone);
+
+        RedispatchGate.Verdict held = gate.decide(unconfirmed.listed(0).listed(0).listed(0), ClusterHealth.UNREACHABLE, leaseGone.minusMillis(1));
+        assertThat(held.mayRedispatch()).as("empty listings cannot prove a delayed create will not arrive").isFalse();
+        assertThat(held.reason()).isEqualTo(RedispatchGate.UNCONFIRMED);
+        assertThat(held.message()).contains("attempt a-1 on cluster gpu-east", "never confirmed", "at 2026-11-29T12:01:10Z");
+        assertThat(gate.decide(unconfirmed, ClusterHealth.HEALTHY, EVICTED.plusSeconds(31)).mayRedispatch())
+                .as("nor does the bounded wait for pods apply").isFalse();
+
+        RedispatchGate.Verdict released = gate.decide(unconfirmed, ClusterHealth.HEALTHY, leaseGone);
+        assertThat(released.mayRedispatch()).isTrue();
+        assertThat(released.reason()).isEqualTo(RedispatchGate.LEASE_EXPIRED);
+        assertThat(released.message()).contains("can no longer start there");
+    }
 }

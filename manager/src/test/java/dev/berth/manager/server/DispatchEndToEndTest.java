@@ -5,7 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.dispatch.FailoverOptions;
+import dev.berth.manager.dispatch.HealthOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.store.MemoryObjectStore;
@@ -63,6 +66,9 @@ class DispatchEndToEndTest {
     private final Map<String, KubernetesMockServer> servers = new HashMap<>();
     private final Map<String, KubernetesClient> agents = new HashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** How many RemoteWorkload creates, on any cluster, are still to be answered late (stored at once, answered after {@link #LATE}). */
+    private final java.util.concurrent.atomic.AtomicInteger lateCreates = new java.util.concurrent.atomic.AtomicInteger();
+    private static final Duration LATE = Duration.ofSeconds(2);
 
     @BeforeEach
     void start() throws Exception {
@@ -70,7 +76,7 @@ class DispatchEndToEndTest {
         manager = startManager();
         for (String cluster : List.of("small", "roomy")) {
             KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                    new KubernetesCrudDispatcher(), false);
+                    new LateCreates(lateCreates), false);
             server.init(InetAddress.getByName("127.0.0.1"), 0);
             servers.put(cluster, server);
             KubernetesClient agent = server.createClient();
@@ -107,9 +113,11 @@ class DispatchEndToEndTest {
 
     /** A manager over the test's store (left open when the manager closes, so a restart finds it), serving on loopback. */
     private BerthManager startManager() {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS,
-                new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS))
-                .leavingStoreOpen();
+        return startManager(new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS));
+    }
+
+    private BerthManager startManager(DispatchOptions options) {
+        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, options).leavingStoreOpen();
         started.start(vertx, "127.0.0.1", 0).await();
         return started;
     }
@@ -186,6 +194,34 @@ class DispatchEndToEndTest {
         manager = startManager();
         RemoteWorkload remote = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
         assertThat(remote.getSpec().getFencingEpoch()).isEqualTo(manager.fencingEpoch());
+    }
+
+    @Test
+    void aCreateTheClusterNeverAcknowledgedHoldsTheWorkloadUntilTheLeaseItCarriedRunsOut() throws Exception {
+        Duration lease = Duration.ofSeconds(3);
+        Duration margin = Duration.ofSeconds(1);
+        manager.close();
+        manager = startManager(new DispatchOptions("test-manager", lease, Duration.ofMillis(100), PlacementOptions.DEFAULTS,
+                new FailoverOptions(Duration.ofSeconds(20), margin, HealthOptions.DEFAULTS),
+                new ResilienceOptions(Duration.ofMillis(300), 1, Duration.ofMillis(50), 50f, 10, Duration.ofSeconds(10), 8)));
+        lateCreates.set(1);
+        submitJob(2, 1);
+
+        // the create is stored at once, but its answer comes after the manager's call timeout
+        RemoteWorkload first = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
+        JsonNode held = await().atMost(WAIT).until(this::workload,
+                w -> w.path("status").path("admissionChecks").path(0).path("message").asText().contains("never confirmed"));
+        assertThat(held.path("status").path("admissionChecks").get(0).path("message").asText())
+                .contains("attempt " + first.getSpec().getAttemptId() + " on cluster roomy", "dispatched again once its lease has run out");
+
+        RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("roomy"),
+                r -> r != null && !r.getSpec().getAttemptId().equals(first.getSpec().getAttemptId()));
+        Duration between = Duration.between(java.time.Instant.parse(first.getSpec().getLeaseRenewTime()),
+                java.time.Instant.parse(second.getSpec().getLeaseRenewTime()));
+        assertThat(between).as("the next attempt waits until the unacknowledged one's lease has surely run out")
+                .isGreaterThanOrEqualTo(lease.plus(margin));
+        JsonNode events = get("/api/v1/namespaces/default/events");
+        assertThat(events.path("items").findValuesAsText("reason")).contains("DispatchUnconfirmed");
     }
 
     @Test
@@ -320,5 +356,22 @@ class DispatchEndToEndTest {
         if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
         else request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A worker cluster's API server whose next {@code late} RemoteWorkload creates take effect at once but are answered late. */
+    private static final class LateCreates extends KubernetesCrudDispatcher {
+        private final java.util.concurrent.atomic.AtomicInteger late;
+
+        LateCreates(java.util.concurrent.atomic.AtomicInteger late) {
+            this.late = late;
+        }
+
+        @Override
+        public io.fabric8.mockwebserver.http.MockResponse dispatch(io.fabric8.mockwebserver.http.RecordedRequest request) {
+            io.fabric8.mockwebserver.http.MockResponse response = super.dispatch(request);
+            boolean create = "POST".equals(request.getMethod()) && request.getPath().contains("/remoteworkloads");
+            if (create && late.getAndUpdate(n -> Math.max(0, n - 1)) > 0) response.setBodyDelay(LATE);
+            return response;
+        }
     }
 }
