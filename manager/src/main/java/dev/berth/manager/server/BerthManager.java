@@ -143,11 +143,11 @@ public final class BerthManager implements AutoCloseable {
                 id -> stateThread.execute(() -> {
                     workerClusters.pollAll();
                     state.dispatcher.failover.evictFromLostClusters();
-                    state.dispatcher.retryFailedRenewals();
+                    state.dispatcher.renewals.retryFailed();
                 }));
         leaseTimer = vertx.setPeriodic(dispatchOptions.renewEvery().toMillis(),
                 id -> stateThread.execute(() -> {
-                    state.dispatcher.renewLeases();
+                    state.dispatcher.renewals.renewAll();
                     state.dispatcher.widenIncrementalAttempts();
                 }));
         WorkerClustersView clusterRows = new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions);

@@ -67,7 +67,7 @@ final class ClusterFailover {
     }
 
     /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
-    boolean keepRenewing(String cluster, Dispatcher.Attempt attempt) {
+    boolean keepRenewing(String cluster, DispatchAttempt attempt) {
         WorkerClusters clusters = dispatcher.clusters;
         return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease, clock.instant());
     }
@@ -78,8 +78,8 @@ final class ClusterFailover {
         if (clusters == null) return;
         Instant now = clock.instant();
         boolean evicted = false;
-        for (Map.Entry<WorkloadKey, Dispatcher.Attempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
-            Dispatcher.Attempt attempt = entry.getValue();
+        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
+            DispatchAttempt attempt = entry.getValue();
             if (attempt.clusters.isEmpty()) continue;
             String lostCluster = null;
             for (String cluster : attempt.clusters) {
@@ -107,7 +107,7 @@ final class ClusterFailover {
         if (!fenceChanged.isEmpty()) dispatcher.reconcile();
     }
 
-    private void evict(WorkloadKey key, Dispatcher.Attempt attempt, String cluster, WorkerClusters clusters) {
+    private void evict(WorkloadKey key, DispatchAttempt attempt, String cluster, WorkerClusters clusters) {
         String message = LostClusterPolicy.message(cluster, clusters.health(cluster), clusters.lostSince(cluster),
                 options.failover().workerLostTimeout());
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
@@ -123,7 +123,7 @@ final class ClusterFailover {
      * Where the agent is lost but the API answers, the old attempt's pods may run on (the agent no
      * longer enforces its lease): hold the workload back until the manager has deleted them there.
      */
-    private void fenceOldPods(WorkloadKey key, Dispatcher.Attempt attempt, WorkerClusters clusters) {
+    private void fenceOldPods(WorkloadKey key, DispatchAttempt attempt, WorkerClusters clusters) {
         for (String cluster : attempt.clusters) {
             if (clusters.health(cluster).health() != ClusterHealth.AGENT_LOST) continue;
             Instant renewed = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
@@ -161,9 +161,9 @@ final class ClusterFailover {
     private void drain(String cluster) {
         WorkerClusters clusters = dispatcher.clusters;
         if (clusters == null) return;
-        for (Map.Entry<WorkloadKey, Dispatcher.Attempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
+        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = entry.getKey();
-            Dispatcher.Attempt attempt = entry.getValue();
+            DispatchAttempt attempt = entry.getValue();
             if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
             if (attempt.clusters.size() > 1 && attempt.winner == null) {
                 attempt.clusters.remove(cluster);
@@ -185,7 +185,7 @@ final class ClusterFailover {
     }
 
     /** The agent stopped an attempt being drained: evict it so it is requeued and dispatched elsewhere. */
-    void drained(WorkloadKey key, Dispatcher.Attempt attempt, String cluster) {
+    void drained(WorkloadKey key, DispatchAttempt attempt, String cluster) {
         String message = "worker cluster " + cluster + " drained by an operator; attempt " + attempt.id + " stopped there and requeued";
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id).log(message);
         dispatcher.listener.failedOver(clusterQueueOf(key), cluster);

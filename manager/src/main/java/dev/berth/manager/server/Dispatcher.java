@@ -1,7 +1,5 @@
 package dev.berth.manager.server;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.ClusterEvents;
@@ -17,8 +15,6 @@ import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.MultiKueueDecoder;
-import dev.berth.manager.objects.StatusJson;
-import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
@@ -48,55 +44,16 @@ import org.slf4j.LoggerFactory;
  */
 final class Dispatcher implements ClusterEvents {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** status.dispatch.phase of an attempt no cluster has reported on yet. */
     private static final String DISPATCHED = "Dispatched";
-
-    /** The current attempt of a workload. */
-    static final class Attempt {
-        final String id;
-        final Set<String> clusters = new LinkedHashSet<>();
-        String winner;
-        /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
-        Instant firstDispatch;
-        List<String> configClusters = List.of();
-        PlacementRequest request;
-        RemoteWorkload remote;
-        /** When it was dispatched: until the clusters' capacity reports include it, it is counted as in flight. */
-        Instant dispatchedAt;
-        /** The dispatch lease of this attempt (the manager's default, or longer by annotation). */
-        Duration lease = Duration.ZERO;
-        /** Per cluster, the latest lease renew time sent there (or the dispatch time). */
-        final Map<String, Instant> lastRenewal = new HashMap<>();
-        /** Clusters whose latest renewal failed (retried at the next poll) or is still in flight. */
-        final Set<String> renewalFailed = new HashSet<>();
-        final Set<String> renewing = new HashSet<>();
-        /** An operator drains the cluster: the lease was expired on purpose, so the agent stops the attempt. */
-        boolean draining;
-        /** 1 for the workload's first attempt, then one more per redispatch. */
-        int number = 1;
-        /** When this manager first knew the attempt (dispatched or recovered): listings before then may not show it. */
-        Instant knownSince;
-        /** Per cluster, how many listings in a row, each well after {@link #knownSince}, did not show the attempt. */
-        final Map<String, Integer> missedListings = new HashMap<>();
-        /**
-         * Clusters that acknowledged the create or listed the attempt. Anywhere else the create may still be
-         * on its way, so dropping that cluster holds the workload until the copy's lease has run out.
-         */
-        final Set<String> confirmed = new HashSet<>();
-
-        Attempt(String id) {
-            this.id = id;
-        }
-    }
 
     private final ManagerState state;
     private final Clock clock;
     private final DispatchOptions options;
     private final PlacementPolicy policy;
     private final long epoch;
-    private final Map<WorkloadKey, Attempt> attempts = new HashMap<>();
+    private final Map<WorkloadKey, DispatchAttempt> attempts = new HashMap<>();
     private final Set<WorkloadKey> dirty = new LinkedHashSet<>();
     private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
     /** The last placement decision per workload, for explanations. */
@@ -105,6 +62,8 @@ final class Dispatcher implements ClusterEvents {
     /** Attempt ids evicted or abandoned: never adopted again when a lost cluster comes back. */
     private final Set<String> retired = new HashSet<>();
     final ClusterFailover failover;
+    /** Keeps the current attempts' leases alive; BerthManager's timers drive it. */
+    final LeaseRenewals renewals;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -117,6 +76,7 @@ final class Dispatcher implements ClusterEvents {
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
         this.failover = new ClusterFailover(this, state, clock, options, clusterStatus);
+        this.renewals = new LeaseRenewals(this, clock, epoch);
     }
 
     Clock clock() {
@@ -124,7 +84,7 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /** The current attempts, for failover; read on the state thread only. */
-    Map<WorkloadKey, Attempt> attempts() {
+    Map<WorkloadKey, DispatchAttempt> attempts() {
         return attempts;
     }
 
@@ -143,7 +103,7 @@ final class Dispatcher implements ClusterEvents {
             var dispatch = stored.object().path("status").path("dispatch");
             String id = dispatch.path("attemptId").asText("");
             if (id.isEmpty()) continue;
-            Attempt attempt = new Attempt(id);
+            DispatchAttempt attempt = new DispatchAttempt(id);
             attempt.clusters.add(dispatch.path("cluster").asText());
             if (!DISPATCHED.equals(dispatch.path("phase").asText(DISPATCHED))) attempt.confirmed.add(dispatch.path("cluster").asText());
             attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
@@ -180,7 +140,7 @@ final class Dispatcher implements ClusterEvents {
 
     private void reconcile(WorkloadKey key) {
         WorkloadStatus status = state.controller.statusOf(key);
-        Attempt attempt = attempts.get(key);
+        DispatchAttempt attempt = attempts.get(key);
         boolean running = status != null && status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED)
                 && !status.isTrue(Conditions.EVICTED);
         if (!running) {
@@ -222,7 +182,7 @@ final class Dispatcher implements ClusterEvents {
             return;
         }
         waiting.remove(key);
-        Attempt attempt = new Attempt(UUID.randomUUID().toString());
+        DispatchAttempt attempt = new DispatchAttempt(UUID.randomUUID().toString());
         attempt.number = DispatchHistory.count(workload) + 1;
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         attempts.put(key, attempt);
@@ -241,7 +201,7 @@ final class Dispatcher implements ClusterEvents {
         String where = String.join(", ", decision.clusters());
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
                 "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
-        writeDispatch(key, dispatchBlock(decision.clusters().get(0), attempt.id, DISPATCHED, null), null);
+        DispatchStatusWriter.writeDispatch(state, key, DispatchStatusWriter.dispatchBlock(decision.clusters().get(0), attempt.id, DISPATCHED, null), null);
         DispatchHistory.record(state, key, attempt.id, where, attempt.number, "Dispatched", null, clock.instant());
     }
 
@@ -260,7 +220,7 @@ final class Dispatcher implements ClusterEvents {
         });
     }
 
-    private void createCopies(WorkloadKey key, Attempt attempt, RemoteWorkload remote, List<String> targets) {
+    private void createCopies(WorkloadKey key, DispatchAttempt attempt, RemoteWorkload remote, List<String> targets) {
         for (String cluster : targets) {
             attempt.clusters.add(cluster);
             attempt.lastRenewal.put(cluster, clock.instant());
@@ -287,7 +247,7 @@ final class Dispatcher implements ClusterEvents {
                 if (attempt.clusters.isEmpty()) {
                     attempts.remove(key);
                     retired.add(attempt.id);
-                    writeDispatch(key, null, null);
+                    DispatchStatusWriter.writeDispatch(state, key, null, null);
                     dirty.add(key);
                     reconcile();
                 }
@@ -300,7 +260,7 @@ final class Dispatcher implements ClusterEvents {
 
     private ClusterView withoutInFlight(ClusterView view) {
         List<PlacementRequest> inFlight = new ArrayList<>();
-        for (Attempt attempt : attempts.values()) {
+        for (DispatchAttempt attempt : attempts.values()) {
             if (attempt.request == null || attempt.dispatchedAt == null || !attempt.clusters.contains(view.name())) continue;
             if (view.lastHeartbeat() == null || view.lastHeartbeat().isBefore(attempt.dispatchedAt.plus(REPORT_LAG))) {
                 inFlight.add(attempt.request);
@@ -314,7 +274,7 @@ final class Dispatcher implements ClusterEvents {
      * may still arrive, with the lease it was stamped with. The workload is not dispatched again before
      * that lease (or a later renewal sent there) has surely run out; then the agent refuses to start it.
      */
-    private void holdUntilLeaseRunsOut(WorkloadKey key, Attempt attempt, String cluster, String why) {
+    private void holdUntilLeaseRunsOut(WorkloadKey key, DispatchAttempt attempt, String cluster, String why) {
         Instant stamp = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
         Instant leaseGoneAt = stamp.plus(attempt.lease).plus(options.failover().leaseMargin());
         if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, why)) {
@@ -327,14 +287,14 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /** The remote copies of an attempt that is no longer current are deleted. */
-    void abandon(WorkloadKey key, Attempt attempt, String why) {
+    void abandon(WorkloadKey key, DispatchAttempt attempt, String why) {
         attempts.remove(key);
         retired.add(attempt.id);
         for (String cluster : attempt.clusters) {
             deleteRemote(key, cluster, attempt.id, why);
             if (!attempt.confirmed.contains(cluster)) holdUntilLeaseRunsOut(key, attempt, cluster, why + " before its create was confirmed");
         }
-        if (state.controller.statusOf(key) != null) writeDispatch(key, null, null);
+        if (state.controller.statusOf(key) != null) DispatchStatusWriter.writeDispatch(state, key, null, null);
     }
 
     private void deleteRemote(WorkloadKey key, String cluster, String attemptId, String why) {
@@ -405,7 +365,7 @@ final class Dispatcher implements ClusterEvents {
         for (RemoteWorkload remote : listed) {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
             String id = remote.getSpec().getAttemptId();
-            Attempt attempt = attempts.get(key);
+            DispatchAttempt attempt = attempts.get(key);
             if (attempt == null) attempt = adopt(key, cluster, remote);
             if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster)
                     || (attempt.winner != null && !attempt.winner.equals(cluster))) {
@@ -413,7 +373,7 @@ final class Dispatcher implements ClusterEvents {
                 continue;
             }
             attempt.confirmed.add(cluster);
-            if (remote.getSpec().getFencingEpoch() < epoch) stampEpochNow(key, cluster, attempt);
+            if (remote.getSpec().getFencingEpoch() < epoch) renewals.stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
                 mirror(key, cluster, attempt, status);
@@ -436,9 +396,9 @@ final class Dispatcher implements ClusterEvents {
      */
     private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed) {
         Instant now = clock.instant();
-        for (Map.Entry<WorkloadKey, Attempt> current : new ArrayList<>(attempts.entrySet())) {
+        for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(attempts.entrySet())) {
             WorkloadKey key = current.getKey();
-            Attempt attempt = current.getValue();
+            DispatchAttempt attempt = current.getValue();
             if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
             if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(REPORT_LAG))) {
                 attempt.missedListings.remove(cluster);
@@ -454,7 +414,7 @@ final class Dispatcher implements ClusterEvents {
             if (!attempt.clusters.isEmpty()) continue;
             attempts.remove(key);
             retired.add(attempt.id);
-            writeDispatch(key, null, null);
+            DispatchStatusWriter.writeDispatch(state, key, null, null);
             dirty.add(key);
         }
     }
@@ -469,29 +429,14 @@ final class Dispatcher implements ClusterEvents {
         return check != null && CheckStates.PENDING.equals(check.state());
     }
 
-    /**
-     * A new leader's first listing of a cluster finds its attempts at an older epoch: renew them with
-     * this epoch at once, not at the next renewal period, so the agent refuses the deposed leader's
-     * writes from now on. Same exceptions as {@link #renewLeases()}: not while draining or lost.
-     */
-    private void stampEpochNow(WorkloadKey key, String cluster, Attempt attempt) {
-        if (attempt.draining || !failover.keepRenewing(cluster, attempt)) return;
-        Instant stamp = clock.instant();
-        attempt.lastRenewal.put(cluster, stamp);
-        clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch)
-                .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
-                        .addKeyValue("attempt", attempt.id).addKeyValue("epoch", epoch)
-                        .log("stamping the new epoch failed: " + e.getMessage())));
-    }
-
     /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
-    private Attempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
+    private DispatchAttempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
         if (retired.contains(remote.getSpec().getAttemptId())) return null;
         WorkloadStatus status = state.controller.statusOf(key);
         if (status == null || !status.isTrue(Conditions.QUOTA_RESERVED) || status.isTrue(Conditions.FINISHED) || multiKueueCheck(status) == null) {
             return null;
         }
-        Attempt attempt = new Attempt(remote.getSpec().getAttemptId());
+        DispatchAttempt attempt = new DispatchAttempt(remote.getSpec().getAttemptId());
         attempt.clusters.add(cluster);
         attempt.lease = Duration.ofSeconds(Math.max(0, remote.getSpec().getLeaseDurationSeconds()));
         attempt.lastRenewal.put(cluster, clock.instant());
@@ -501,12 +446,12 @@ final class Dispatcher implements ClusterEvents {
         return attempt;
     }
 
-    private void mirror(WorkloadKey key, String cluster, Attempt attempt, RemoteWorkloadStatus remote) {
+    private void mirror(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkloadStatus remote) {
         WorkloadStatus status = state.controller.statusOf(key);
         AdmissionCheckState check = status == null ? null : multiKueueCheck(status);
         if (check == null) return;
         String phase = remote.getPhase();
-        ObjectNode block = dispatchBlock(cluster, attempt.id, phase, remote);
+        ObjectNode block = DispatchStatusWriter.dispatchBlock(cluster, attempt.id, phase, remote);
         switch (phase) {
             case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {
                 if (attempt.winner == null) {
@@ -520,7 +465,7 @@ final class Dispatcher implements ClusterEvents {
                     }
                     attempt.clusters.retainAll(Set.of(cluster));
                 }
-                writeDispatch(key, block, cluster);
+                DispatchStatusWriter.writeDispatch(state, key, block, cluster);
                 if (!CheckStates.READY.equals(check.state())) {
                     log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                             .log("remote attempt admitted");
@@ -530,8 +475,8 @@ final class Dispatcher implements ClusterEvents {
             }
             case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> {
                 boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
-                writeDispatch(key, block, cluster);
-                mirrorObjectStatus(key, remote);
+                DispatchStatusWriter.writeDispatch(state, key, block, cluster);
+                DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
                 log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                         .log("remote attempt finished: " + phase);
                 attempts.remove(key);
@@ -554,98 +499,10 @@ final class Dispatcher implements ClusterEvents {
                 state.controller.setAdmissionCheckState(key, check.name(), CheckStates.RETRY,
                         "attempt " + attempt.id + " in cluster " + cluster + " " + phase + ": " + remote.getReason());
             }
-            default -> writeDispatch(key, block, attempt.winner);
+            default -> DispatchStatusWriter.writeDispatch(state, key, block, attempt.winner);
         }
-        if (remote.getObjectStatus() != null && !RemoteWorkloadPhase.isFinal(phase)) mirrorObjectStatus(key, remote);
+        if (remote.getObjectStatus() != null && !RemoteWorkloadPhase.isFinal(phase)) DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
     }
 
-    private void mirrorObjectStatus(WorkloadKey key, RemoteWorkloadStatus remote) {
-        if (remote.getObjectStatus() == null) return;
-        state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey).ifPresent(owner -> {
-            ObjectNode objectStatus = JSON.valueToTree(remote.getObjectStatus());
-            var stored = state.store.get(owner);
-            if (stored.isPresent() && !objectStatus.equals(stored.get().object().path("status"))) {
-                state.store.replaceStatus(owner, objectStatus, null);
-            }
-        });
-    }
 
-    /**
-     * Renews the lease (and raises the epoch) of every current attempt. Called every leaseDuration/3.
-     * On a lost cluster only while a blip could still be passing (a frozen agent that wakes up after
-     * workerLostTimeout must find its leases expired); never for an attempt being drained (its lease
-     * was expired on purpose).
-     */
-    void renewLeases() {
-        if (clusters == null) return;
-        Instant stamp = clock.instant();
-        attempts.forEach((key, attempt) -> {
-            for (String cluster : List.copyOf(attempt.clusters)) renew(key, attempt, cluster, stamp);
-        });
-    }
-
-    /**
-     * Renews again, at once, every lease whose latest renewal failed (a timeout or a brief error of
-     * the cluster): a transient failure must not wait a whole renewal interval. Called every poll.
-     */
-    void retryFailedRenewals() {
-        if (clusters == null) return;
-        Instant stamp = clock.instant();
-        attempts.forEach((key, attempt) -> {
-            for (String cluster : List.copyOf(attempt.renewalFailed)) renew(key, attempt, cluster, stamp);
-        });
-    }
-
-    private void renew(WorkloadKey key, Attempt attempt, String cluster, Instant stamp) {
-        if (attempt.draining || attempt.renewing.contains(cluster) || !attempt.clusters.contains(cluster)) return;
-        if (!failover.keepRenewing(cluster, attempt)) return;
-        clusters.calls(cluster).ifPresent(calls -> {
-            attempt.lastRenewal.put(cluster, stamp);
-            attempt.renewing.add(cluster);
-            clusters.onStateThread(calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch), done -> {
-                attempt.renewing.remove(cluster);
-                if (done.succeeded()) {
-                    attempt.renewalFailed.remove(cluster);
-                    return;
-                }
-                if (ClusterCalls.isNotFound(done.cause())) return;
-                attempt.renewalFailed.add(cluster);
-                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
-                        .log("lease renewal failed, retried at the next poll: " + done.cause().getMessage());
-            });
-        });
-    }
-
-    private static ObjectNode dispatchBlock(String cluster, String attemptId, String phase, RemoteWorkloadStatus remote) {
-        ObjectNode block = JsonNodeFactory.instance.objectNode();
-        block.put("cluster", cluster);
-        block.put("attemptId", attemptId);
-        block.put("phase", phase);
-        if (remote != null) {
-            block.put("podsRunning", remote.getPodsRunning());
-            block.put("podsSucceeded", remote.getPodsSucceeded());
-            block.put("podsFailed", remote.getPodsFailed());
-            if (remote.getReason() != null) block.put("reason", remote.getReason());
-            if (remote.getMessage() != null) block.put("message", remote.getMessage());
-            if (remote.getPodProblems() != null && !remote.getPodProblems().isEmpty()) {
-                block.set("podProblems", JSON.valueToTree(remote.getPodProblems()));
-            }
-        }
-        return block;
-    }
-
-    /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
-    private void writeDispatch(WorkloadKey key, ObjectNode block, String clusterName) {
-        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
-        state.store.get(objectKey).ifPresent(stored -> {
-            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
-                    : JsonNodeFactory.instance.objectNode();
-            ObjectNode before = status.deepCopy();
-            if (block == null) status.remove("dispatch");
-            else status.set("dispatch", block);
-            if (clusterName == null) status.remove("clusterName");
-            else status.put("clusterName", clusterName);
-            if (!status.equals(before)) state.store.replaceStatus(objectKey, status, null);
-        });
-    }
 }

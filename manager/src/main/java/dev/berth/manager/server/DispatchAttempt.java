@@ -1,0 +1,54 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.dispatch.PlacementRequest;
+import dev.berth.protocol.crd.RemoteWorkload;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The current dispatch attempt of a workload: its id, the clusters holding a copy, and what the
+ * dispatcher tracks per cluster (lease renewals, listings that missed it, acknowledged creates).
+ * Mutable; state thread only.
+ */
+final class DispatchAttempt {
+    final String id;
+    final Set<String> clusters = new LinkedHashSet<>();
+    String winner;
+    /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
+    Instant firstDispatch;
+    List<String> configClusters = List.of();
+    PlacementRequest request;
+    RemoteWorkload remote;
+    /** When it was dispatched: until the clusters' capacity reports include it, it is counted as in flight. */
+    Instant dispatchedAt;
+    /** The dispatch lease of this attempt (the manager's default, or longer by annotation). */
+    Duration lease = Duration.ZERO;
+    /** Per cluster, the latest lease renew time sent there (or the dispatch time). */
+    final Map<String, Instant> lastRenewal = new HashMap<>();
+    /** Clusters whose latest renewal failed (retried at the next poll) or is still in flight. */
+    final Set<String> renewalFailed = new HashSet<>();
+    final Set<String> renewing = new HashSet<>();
+    /** An operator drains the cluster: the lease was expired on purpose, so the agent stops the attempt. */
+    boolean draining;
+    /** 1 for the workload's first attempt, then one more per redispatch. */
+    int number = 1;
+    /** When this manager first knew the attempt (dispatched or recovered): listings before then may not show it. */
+    Instant knownSince;
+    /** Per cluster, how many listings in a row, each well after {@link #knownSince}, did not show the attempt. */
+    final Map<String, Integer> missedListings = new HashMap<>();
+    /**
+     * Clusters that acknowledged the create or listed the attempt. Anywhere else the create may still be
+     * on its way, so dropping that cluster holds the workload until the copy's lease has run out.
+     */
+    final Set<String> confirmed = new HashSet<>();
+
+    DispatchAttempt(String id) {
+        this.id = id;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.berth.manager.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.store.ObjectKey;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+
+/**
+ * Writes what the dispatcher knows of a workload's remote attempt into the store: the Workload's
+ * {@code status.dispatch} block and {@code status.clusterName}, and the remote object's status onto
+ * the Job or JobSet that owns the Workload. Only when something changed.
+ */
+final class DispatchStatusWriter {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DispatchStatusWriter() {}
+
+    /** The {@code status.dispatch} block: cluster, attempt id, phase and, once the cluster reported, its pod counts and message. */
+    static ObjectNode dispatchBlock(String cluster, String attemptId, String phase, RemoteWorkloadStatus remote) {
+        ObjectNode block = JsonNodeFactory.instance.objectNode();
+        block.put("cluster", cluster);
+        block.put("attemptId", attemptId);
+        block.put("phase", phase);
+        if (remote != null) {
+            block.put("podsRunning", remote.getPodsRunning());
+            block.put("podsSucceeded", remote.getPodsSucceeded());
+            block.put("podsFailed", remote.getPodsFailed());
+            if (remote.getReason() != null) block.put("reason", remote.getReason());
+            if (remote.getMessage() != null) block.put("message", remote.getMessage());
+            if (remote.getPodProblems() != null && !remote.getPodProblems().isEmpty()) {
+                block.set("podProblems", JSON.valueToTree(remote.getPodProblems()));
+            }
+        }
+        return block;
+    }
+
+    /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
+    static void writeDispatch(ManagerState state, WorkloadKey key, ObjectNode block, String clusterName) {
+        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
+        state.store.get(objectKey).ifPresent(stored -> {
+            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
+                    : JsonNodeFactory.instance.objectNode();
+            ObjectNode before = status.deepCopy();
+            if (block == null) status.remove("dispatch");
+            else status.set("dispatch", block);
+            if (clusterName == null) status.remove("clusterName");
+            else status.put("clusterName", clusterName);
+            if (!status.equals(before)) state.store.replaceStatus(objectKey, status, null);
+        });
+    }
+
+    /** Copies the remote Job's or JobSet's status onto the one that owns the Workload (status.active, succeeded, ...). */
+    static void mirrorObjectStatus(ManagerState state, WorkloadKey key, RemoteWorkloadStatus remote) {
+        if (remote.getObjectStatus() == null) return;
+        state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey).ifPresent(owner -> {
+            ObjectNode objectStatus = JSON.valueToTree(remote.getObjectStatus());
+            var stored = state.store.get(owner);
+            if (stored.isPresent() && !objectStatus.equals(stored.get().object().path("status"))) {
+                state.store.replaceStatus(owner, objectStatus, null);
+            }
+        });
+    }
+}
