@@ -47,6 +47,7 @@ final class ClusterFailover {
         this.status = status;
         this.lostPolicy = new LostClusterPolicy(options.failover());
         this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout());
+        this.fences.saved = (key, held) -> DispatchHolds.write(state, key, held);
     }
 
     void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {

@@ -93,13 +93,16 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /**
-     * Restart: current attempts come back from the workloads' status.dispatch, and every workload is
-     * looked at once the clusters are connected, so one that a previous leader reserved quota for but
-     * never dispatched is dispatched now.
+     * Restart: current attempts come back from the workloads' status.dispatch, the fences holding
+     * workloads back from their status.dispatchHolds, and every workload is looked at once the
+     * clusters are connected, so one that a previous leader reserved quota for but never dispatched
+     * is dispatched now.
      */
     void recover() {
         for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
-            dirty.add(WorkloadKey.of(stored.key().namespace(), stored.key().name()));
+            WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
+            dirty.add(key);
+            DispatchHolds.read(stored.object()).forEach(fence -> failover.fences.restore(key, fence));
             var dispatch = stored.object().path("status").path("dispatch");
             String id = dispatch.path("attemptId").asText("");
             if (id.isEmpty()) continue;
@@ -110,7 +113,7 @@ final class Dispatcher implements ClusterEvents {
             attempt.lease = WorkloadLease.of(stored.object(), state, options.leaseDuration());
             attempt.lastRenewal.put(dispatch.path("cluster").asText(), clock.instant());
             attempt.knownSince = clock.instant();
-            attempts.put(WorkloadKey.of(stored.key().namespace(), stored.key().name()), attempt);
+            attempts.put(key, attempt);
         }
     }
 

@@ -36,6 +36,8 @@ final class OldAttemptFences {
     private final Map<WorkloadKey, Map<String, OldAttemptFence>> fences = new HashMap<>();
     private final Map<WorkloadKey, String> messages = new HashMap<>();
     private final Set<String> inFlight = new HashSet<>();
+    /** Where a workload's fences are kept across restarts (its status); called with none when the last is lifted. */
+    java.util.function.BiConsumer<WorkloadKey, java.util.Collection<OldAttemptFence>> saved = (key, fences) -> { };
 
     OldAttemptFences(Clock clock, Duration maxWait) {
         this.clock = clock;
@@ -47,6 +49,7 @@ final class OldAttemptFences {
         OldAttemptFence fence = OldAttemptFence.raised(cluster, attemptId, clock.instant(), leaseGoneAt);
         fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
         messages.put(key, gate.decide(fence, ClusterHealth.AGENT_LOST, clock.instant()).message());
+        saved.accept(key, fences.get(key).values());
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held until the old attempt's pods stop: " + messages.get(key));
     }
@@ -63,6 +66,7 @@ final class OldAttemptFences {
         OldAttemptFence fence = OldAttemptFence.unconfirmed(cluster, attemptId, now, leaseGoneAt);
         fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
         messages.put(key, gate.decide(fence, ClusterHealth.HEALTHY, now).message());
+        saved.accept(key, fences.get(key).values());
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held, " + why + ": " + messages.get(key));
         return true;
@@ -80,10 +84,23 @@ final class OldAttemptFences {
         byCluster.remove(cluster);
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("the cluster answered the create it was held for: hold lifted");
+        saved.accept(key, List.copyOf(byCluster.values()));
         if (!byCluster.isEmpty()) return false;
         fences.remove(key);
         messages.remove(key);
         return true;
+    }
+
+    /**
+     * A fence a previous leader raised and kept in the workload's status: held again, as it was (a fence
+     * on old pods starts its listings over; its bounded wait still counts from when it was raised).
+     */
+    void restore(WorkloadKey key, OldAttemptFence fence) {
+        fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(fence.cluster(), fence);
+        ClusterHealth assumed = fence.unconfirmedCreate() ? ClusterHealth.HEALTHY : ClusterHealth.AGENT_LOST;
+        messages.put(key, gate.decide(fence, assumed, clock.instant()).message());
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
+                .log("redispatch held again after a restart: " + messages.get(key));
     }
 
     /** Why the workload may not be dispatched now, or null when it may. */
@@ -99,6 +116,7 @@ final class OldAttemptFences {
         Instant now = clock.instant();
         for (WorkloadKey key : new ArrayList<>(fences.keySet())) {
             Map<String, OldAttemptFence> byCluster = fences.get(key);
+            int before = byCluster.size();
             List<String> waiting = new ArrayList<>();
             for (OldAttemptFence fence : new ArrayList<>(byCluster.values())) {
                 RedispatchGate.Verdict verdict = gate.decide(fence, clusters.health(fence.cluster()).health(), now);
@@ -111,6 +129,7 @@ final class OldAttemptFences {
                     if (!fence.unconfirmedCreate()) deleteAndList(key, fence, clusters);
                 }
             }
+            if (byCluster.size() < before) saved.accept(key, List.copyOf(byCluster.values()));
             String message = byCluster.isEmpty() ? null : String.join("; ", waiting);
             if (message == null) {
                 fences.remove(key);

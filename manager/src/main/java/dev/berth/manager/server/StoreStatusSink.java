@@ -43,8 +43,9 @@ final class StoreStatusSink implements StatusSink {
         if (state.dispatcher != null) state.dispatcher.workloadChanged(key);
     }
 
-    /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block. */
-    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch", DispatchHistory.FIELD);
+    /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block, history and holds. */
+    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch", DispatchHistory.FIELD,
+            DispatchHolds.FIELD);
 
     @Override
     public void clusterQueueChanged(String name, QueueStatus status) {

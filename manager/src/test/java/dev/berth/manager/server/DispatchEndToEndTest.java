@@ -200,28 +200,63 @@ class DispatchEndToEndTest {
     void aCreateTheClusterNeverAcknowledgedHoldsTheWorkloadUntilTheLeaseItCarriedRunsOut() throws Exception {
         Duration lease = Duration.ofSeconds(3);
         Duration margin = Duration.ofSeconds(1);
+        restartManager(quickToGiveUp(lease, margin));
+        RemoteWorkload first = createAnsweredLate();
+
+        RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("roomy"),
+                r -> r != null && !r.getSpec().getAttemptId().equals(first.getSpec().getAttemptId()));
+        assertThat(leaseStamp(second)).as("the next attempt waits until the unacknowledged one's lease has surely run out")
+                .isAfterOrEqualTo(leaseStamp(first).plus(lease).plus(margin));
+        JsonNode events = get("/api/v1/namespaces/default/events");
+        assertThat(events.path("items").findValuesAsText("reason")).contains("DispatchUnconfirmed");
+        assertThat(workload().path("status").has("dispatchHolds")).as("the hold, lifted, is gone from the status").isFalse();
+    }
+
+    @Test
+    void aRestartedManagerKeepsHoldingAWorkloadWhoseCreateWasNeverAcknowledged() throws Exception {
+        Duration lease = Duration.ofSeconds(8);
+        Duration margin = Duration.ofSeconds(1);
+        DispatchOptions options = quickToGiveUp(lease, margin);
+        restartManager(options);
+        RemoteWorkload first = createAnsweredLate();
+        JsonNode hold = workload().path("status").path("dispatchHolds").path(0);
+        assertThat(hold.path("attemptId").asText()).isEqualTo(first.getSpec().getAttemptId());
+        assertThat(hold.path("reason").asText()).isEqualTo("DispatchUnconfirmed");
+
+        restartManager(options);
+        RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("roomy"),
+                r -> r != null && !r.getSpec().getAttemptId().equals(first.getSpec().getAttemptId()));
+        assertThat(leaseStamp(second)).as("the restarted manager still waited for the unacknowledged attempt's lease")
+                .isAfterOrEqualTo(leaseStamp(first).plus(lease).plus(margin));
+    }
+
+    /** Stops the manager and starts another over the same store, with these options. */
+    private void restartManager(DispatchOptions options) {
         manager.close();
-        manager = startManager(new DispatchOptions("test-manager", lease, Duration.ofMillis(100), PlacementOptions.DEFAULTS,
+        manager = startManager(options);
+    }
+
+    /** Dispatch options that give a create up after 300 ms, with the given lease and margin. */
+    private static DispatchOptions quickToGiveUp(Duration lease, Duration margin) {
+        return new DispatchOptions("test-manager", lease, Duration.ofMillis(100), PlacementOptions.DEFAULTS,
                 new FailoverOptions(Duration.ofSeconds(20), margin, HealthOptions.DEFAULTS),
-                new ResilienceOptions(Duration.ofMillis(300), 1, Duration.ofMillis(50), 50f, 10, Duration.ofSeconds(10), 8)));
+                new ResilienceOptions(Duration.ofMillis(300), 1, Duration.ofMillis(50), 50f, 10, Duration.ofSeconds(10), 8));
+    }
+
+    /** Submits a job whose first create the cluster stores at once but answers after the manager gave up; waits for the hold. */
+    private RemoteWorkload createAnsweredLate() throws Exception {
         lateCreates.set(1);
         submitJob(2, 1);
-
-        // the create is stored at once, but its answer comes after the manager's call timeout
         RemoteWorkload first = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
         JsonNode held = await().atMost(WAIT).until(this::workload,
                 w -> w.path("status").path("admissionChecks").path(0).path("message").asText().contains("never confirmed"));
         assertThat(held.path("status").path("admissionChecks").get(0).path("message").asText())
                 .contains("attempt " + first.getSpec().getAttemptId() + " on cluster roomy", "dispatched again once its lease has run out");
+        return first;
+    }
 
-        RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("roomy"),
-                r -> r != null && !r.getSpec().getAttemptId().equals(first.getSpec().getAttemptId()));
-        Duration between = Duration.between(java.time.Instant.parse(first.getSpec().getLeaseRenewTime()),
-                java.time.Instant.parse(second.getSpec().getLeaseRenewTime()));
-        assertThat(between).as("the next attempt waits until the unacknowledged one's lease has surely run out")
-                .isGreaterThanOrEqualTo(lease.plus(margin));
-        JsonNode events = get("/api/v1/namespaces/default/events");
-        assertThat(events.path("items").findValuesAsText("reason")).contains("DispatchUnconfirmed");
+    private static java.time.Instant leaseStamp(RemoteWorkload attempt) {
+        return java.time.Instant.parse(attempt.getSpec().getLeaseRenewTime());
     }
 
     @Test
