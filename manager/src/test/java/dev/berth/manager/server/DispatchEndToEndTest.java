@@ -222,6 +222,9 @@ class DispatchEndToEndTest {
         JsonNode hold = workload().path("status").path("dispatchHolds").path(0);
         assertThat(hold.path("attemptId").asText()).isEqualTo(first.getSpec().getAttemptId());
         assertThat(hold.path("reason").asText()).isEqualTo("DispatchUnconfirmed");
+        // the copy that landed is stale to this manager, which deletes it; a manager started while it is
+        // still there would adopt it (it is the workload's only copy) instead of dispatching anew
+        await().atMost(WAIT).until(() -> attempt("roomy") == null);
 
         restartManager(options);
         RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("roomy"),
