@@ -86,7 +86,7 @@ final class ClusterFailover {
             for (String cluster : attempt.clusters) {
                 HealthAssessment health = clusters.health(cluster);
                 Instant lostSince = clusters.lostSince(cluster);
-                Instant renewed = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? now : attempt.dispatchedAt);
+                Instant renewed = attempt.lastStamp(cluster, now);
                 if (!lostPolicy.shouldEvict(health.health(), lostSince, renewed, attempt.lease, now)) {
                     lostCluster = null;
                     break;
@@ -127,8 +127,7 @@ final class ClusterFailover {
     private void fenceOldPods(WorkloadKey key, DispatchAttempt attempt, WorkerClusters clusters) {
         for (String cluster : attempt.clusters) {
             if (clusters.health(cluster).health() != ClusterHealth.AGENT_LOST) continue;
-            Instant renewed = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
-            fences.raise(key, cluster, attempt.id, renewed.plus(attempt.lease).plus(options.failover().leaseMargin()));
+            fences.raise(key, cluster, attempt.id, attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
             events.record(cluster, Conditions.Reasons.OLD_PODS_RUNNING, "workload " + key + ": " + fences.hold(key));
         }
     }

@@ -48,6 +48,16 @@ final class DispatchAttempt {
      */
     final Set<String> confirmed = new HashSet<>();
 
+    /** The latest lease stamp sent to the cluster: its last renewal, else the dispatch time, else now. */
+    Instant lastStamp(String cluster, Instant now) {
+        return lastRenewal.getOrDefault(cluster, dispatchedAt == null ? now : dispatchedAt);
+    }
+
+    /** When the copy on the cluster has surely stopped, or can no longer start: its last stamp + lease + margin. */
+    Instant leaseGoneAt(String cluster, Duration margin, Instant now) {
+        return lastStamp(cluster, now).plus(lease).plus(margin);
+    }
+
     DispatchAttempt(String id) {
         this.id = id;
     }

@@ -2,12 +2,9 @@ package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
-import dev.berth.manager.store.NotFoundException;
-import dev.berth.manager.store.ObjectKey;
 import java.time.Instant;
 
 /**
@@ -30,10 +27,7 @@ final class DispatchHistory {
     /** Adds the attempt, or updates its outcome when it is there already. */
     static void record(ManagerState state, WorkloadKey key, String attemptId, String cluster, int number, String outcome,
                        String reason, Instant at) {
-        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
-        state.store.get(objectKey).ifPresent(stored -> {
-            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
-                    : JsonNodeFactory.instance.objectNode();
+        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> {
             ArrayNode history = status.path(FIELD).isArray() ? (ArrayNode) status.get(FIELD) : status.putArray(FIELD);
             ObjectNode entry = null;
             for (JsonNode existing : history) {
@@ -51,11 +45,6 @@ final class DispatchHistory {
             else entry.remove("reason");
             entry.put("lastUpdateTime", StatusJson.timestamp(at));
             while (history.size() > 20) history.remove(0);
-            try {
-                state.store.replaceStatus(objectKey, status, null);
-            } catch (NotFoundException deleted) {
-                // deleted meanwhile
-            }
         });
     }
 }

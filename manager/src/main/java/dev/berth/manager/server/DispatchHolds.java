@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.dispatch.OldAttemptFence;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.store.NotFoundException;
-import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.Conditions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -28,19 +26,9 @@ final class DispatchHolds {
 
     /** Writes the workload's holds (none removes the field) when they changed. */
     static void write(ManagerState state, WorkloadKey key, Collection<OldAttemptFence> fences) {
-        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
-        state.store.get(objectKey).ifPresent(stored -> {
-            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
-                    : JsonNodeFactory.instance.objectNode();
-            ObjectNode before = status.deepCopy();
+        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> {
             if (fences.isEmpty()) status.remove(FIELD);
             else status.set(FIELD, encode(fences));
-            if (status.equals(before)) return;
-            try {
-                state.store.replaceStatus(objectKey, status, null);
-            } catch (NotFoundException deleted) {
-                // deleted meanwhile: nothing left to hold
-            }
         });
     }
 

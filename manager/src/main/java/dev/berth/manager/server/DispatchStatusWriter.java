@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import java.util.function.Consumer;
 
 /**
  * Writes what the dispatcher knows of a workload's remote attempt into the store: the Workload's
@@ -38,16 +40,31 @@ final class DispatchStatusWriter {
 
     /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
     static void writeDispatch(ManagerState state, WorkloadKey key, ObjectNode block, String clusterName) {
+        updateWorkloadStatus(state, key, status -> {
+            if (block == null) status.remove("dispatch");
+            else status.set("dispatch", block);
+            if (clusterName == null) status.remove("clusterName");
+            else status.put("clusterName", clusterName);
+        });
+    }
+
+    /**
+     * Applies a change to the stored Workload's status and writes it when it changed; a workload that is
+     * gone (or deleted meanwhile) is left alone. The dispatcher's own status fields all go through here.
+     */
+    static void updateWorkloadStatus(ManagerState state, WorkloadKey key, Consumer<ObjectNode> change) {
         ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
         state.store.get(objectKey).ifPresent(stored -> {
             ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
                     : JsonNodeFactory.instance.objectNode();
             ObjectNode before = status.deepCopy();
-            if (block == null) status.remove("dispatch");
-            else status.set("dispatch", block);
-            if (clusterName == null) status.remove("clusterName");
-            else status.put("clusterName", clusterName);
-            if (!status.equals(before)) state.store.replaceStatus(objectKey, status, null);
+            change.accept(status);
+            if (status.equals(before)) return;
+            try {
+                state.store.replaceStatus(objectKey, status, null);
+            } catch (NotFoundException deleted) {
+                // deleted meanwhile
+            }
         });
     }
 

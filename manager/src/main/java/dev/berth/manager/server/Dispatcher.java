@@ -205,7 +205,7 @@ final class Dispatcher implements ClusterEvents {
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
                 "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
         DispatchStatusWriter.writeDispatch(state, key, DispatchStatusWriter.dispatchBlock(decision.clusters().get(0), attempt.id, DISPATCHED, null), null);
-        DispatchHistory.record(state, key, attempt.id, where, attempt.number, "Dispatched", null, clock.instant());
+        DispatchHistory.record(state, key, attempt.id, where, attempt.number, DISPATCHED, null, clock.instant());
     }
 
     /**
@@ -278,8 +278,7 @@ final class Dispatcher implements ClusterEvents {
      * that lease (or a later renewal sent there) has surely run out; then the agent refuses to start it.
      */
     private void holdUntilLeaseRunsOut(WorkloadKey key, DispatchAttempt attempt, String cluster, String why) {
-        Instant stamp = attempt.lastRenewal.getOrDefault(cluster, attempt.dispatchedAt == null ? clock.instant() : attempt.dispatchedAt);
-        Instant leaseGoneAt = stamp.plus(attempt.lease).plus(options.failover().leaseMargin());
+        Instant leaseGoneAt = attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant());
         if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, why)) {
             failover.events.warning(cluster, Conditions.Reasons.DISPATCH_UNCONFIRMED, "workload " + key + ": " + failover.fences.hold(key));
         }

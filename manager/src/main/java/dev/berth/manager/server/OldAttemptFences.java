@@ -46,9 +46,7 @@ final class OldAttemptFences {
 
     /** Holds the workload back until the attempt's pods on the cluster are stopped. */
     void raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt) {
-        OldAttemptFence fence = OldAttemptFence.raised(cluster, attemptId, clock.instant(), leaseGoneAt);
-        fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
-        messages.put(key, gate.decide(fence, ClusterHealth.AGENT_LOST, clock.instant()).message());
+        put(key, OldAttemptFence.raised(cluster, attemptId, clock.instant(), leaseGoneAt));
         saved.accept(key, fences.get(key).values());
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held until the old attempt's pods stop: " + messages.get(key));
@@ -63,9 +61,7 @@ final class OldAttemptFences {
         if (!now.isBefore(leaseGoneAt)) return false;
         OldAttemptFence before = fences.getOrDefault(key, Map.of()).get(cluster);
         if (before != null && !before.unconfirmedCreate()) return false;
-        OldAttemptFence fence = OldAttemptFence.unconfirmed(cluster, attemptId, now, leaseGoneAt);
-        fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(cluster, fence);
-        messages.put(key, gate.decide(fence, ClusterHealth.HEALTHY, now).message());
+        put(key, OldAttemptFence.unconfirmed(cluster, attemptId, now, leaseGoneAt));
         saved.accept(key, fences.get(key).values());
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held, " + why + ": " + messages.get(key));
@@ -96,11 +92,16 @@ final class OldAttemptFences {
      * on old pods starts its listings over; its bounded wait still counts from when it was raised).
      */
     void restore(WorkloadKey key, OldAttemptFence fence) {
+        put(key, fence);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
+                .log("redispatch held again after a restart: " + messages.get(key));
+    }
+
+    /** Holds the workload with the fence, and words why as the gate would for a fresh one of its kind. */
+    private void put(WorkloadKey key, OldAttemptFence fence) {
         fences.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(fence.cluster(), fence);
         ClusterHealth assumed = fence.unconfirmedCreate() ? ClusterHealth.HEALTHY : ClusterHealth.AGENT_LOST;
         messages.put(key, gate.decide(fence, assumed, clock.instant()).message());
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
-                .log("redispatch held again after a restart: " + messages.get(key));
     }
 
     /** Why the workload may not be dispatched now, or null when it may. */
