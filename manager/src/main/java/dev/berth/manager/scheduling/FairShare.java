@@ -31,8 +31,14 @@ final class FairShare {
         long share = 0;
         for (Map.Entry<String, Long> entry : borrowed.entrySet()) {
             long pool = lendable.getOrDefault(entry.getKey(), 0L);
-            if (pool > 0) share = Math.max(share, (long) Math.min(Long.MAX_VALUE, entry.getValue() * 1000.0 / pool));
+            if (pool > 0) share = Math.max(share, perMille(entry.getValue(), pool));
         }
         return (int) Math.min(Integer.MAX_VALUE, Math.round(share / node.fairWeight));
+    }
+
+    /** borrowed × 1000 / pool, in integers as Kueue computes it, in doubles only where the product would not fit a long. */
+    private static long perMille(long borrowed, long pool) {
+        if (borrowed <= Long.MAX_VALUE / 1000) return borrowed * 1000 / pool;
+        return (long) Math.min(Long.MAX_VALUE, borrowed * 1000.0 / pool);
     }
 }
