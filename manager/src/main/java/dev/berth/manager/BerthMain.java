@@ -1,5 +1,6 @@
 package dev.berth.manager;
 
+import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
@@ -66,6 +67,7 @@ public final class BerthMain {
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         LaunchSettings settings = new LaunchSettings(System.getenv());
         Map<String, String> securityFlags = new HashMap<>();
+        ObjectCountLimits objectCounts = ObjectCountLimits.DEFAULTS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "quickstart" -> { }
@@ -76,6 +78,7 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
+                case "--max-objects-per-namespace" -> objectCounts = ObjectCountLimits.parse(args[++i]);
                 default -> {
                     if (SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
                         securityFlags.put(args[i], args[++i]);
@@ -91,7 +94,7 @@ public final class BerthMain {
                         continue;
                     }
                     System.err.println("unknown argument: " + args[i]);
-                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10]");
+                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
                     System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
@@ -108,9 +111,10 @@ public final class BerthMain {
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
         ObjectStore store = settings.openStore(data, Clock.systemUTC());
         var security = SecurityFlags.parse(securityFlags, data);
+        ObjectCountLimits limits = objectCounts;
         if (settings.replicated()) {
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
+                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null));
@@ -119,7 +123,7 @@ public final class BerthMain {
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
             return;
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(objectCounts);
         security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();

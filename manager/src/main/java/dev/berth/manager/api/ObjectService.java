@@ -34,15 +34,22 @@ public final class ObjectService {
     private final ResourceRegistry registry;
     private final SecureRandom random = new SecureRandom();
     private final boolean dryRun;
+    private final CreationGate creationGate;
 
     public ObjectService(ObjectStore store, ResourceRegistry registry) {
-        this(store, registry, false);
+        this(store, registry, CreationGate.NONE);
     }
 
-    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun) {
+    /** As above, asking {@code creationGate} before every create (object-count limits). */
+    public ObjectService(ObjectStore store, ResourceRegistry registry, CreationGate creationGate) {
+        this(store, registry, false, creationGate);
+    }
+
+    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun, CreationGate creationGate) {
         this.store = store;
         this.registry = registry;
         this.dryRun = dryRun;
+        this.creationGate = creationGate;
     }
 
     /**
@@ -50,7 +57,7 @@ public final class ObjectService {
      * would be stored, but nothing is written and no hook learns of them.
      */
     public ObjectService dryRun() {
-        return new ObjectService(new DryRunObjectStore(store), registry, true);
+        return new ObjectService(new DryRunObjectStore(store), registry, true, creationGate);
     }
 
     private ObjectHooks hooks(ResourceType type) {
@@ -84,6 +91,7 @@ public final class ObjectService {
                 throw ApiException.of(InvalidObjectException.invalid(type.kind(), "",
                         List.of(dev.berth.manager.objects.FieldCause.required("metadata.name"))), type, "");
             }
+            creationGate.beforeCreate(type, collection.namespace(), name);
             if (type.hasStatus()) body.remove("status");
             ResourcePath path = collection.named(name);
             ObjectHooks hooks = hooks(type);

@@ -1,5 +1,6 @@
 package dev.berth.manager.core;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorResource;
 import java.util.ArrayList;
@@ -36,8 +37,8 @@ final class QueueMetricsReader {
         Map<FlavorResource, Long> admitted = new HashMap<>();
         for (WorkloadEntry entry : state.reservedByQueue.getOrDefault(queue, Set.of())) {
             if (entry.usage == null) continue;
-            entry.usage.forEach((fr, amount) -> reserved.merge(fr, amount, Long::sum));
-            if (entry.isAdmitted()) entry.usage.forEach((fr, amount) -> admitted.merge(fr, amount, Long::sum));
+            entry.usage.forEach((fr, amount) -> reserved.merge(fr, amount, Amounts::add));
+            if (entry.isAdmitted()) entry.usage.forEach((fr, amount) -> admitted.merge(fr, amount, Amounts::add));
         }
         List<QueueMetrics.Resource> resources = new ArrayList<>();
         for (FlavorResource fr : state.quota.flavorResources(queue)) {

@@ -1,5 +1,6 @@
 package dev.berth.manager.core;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorResource;
 import dev.berth.manager.model.LocalQueueSpec;
@@ -78,7 +79,7 @@ final class QueueStatusReporter {
         for (WorkloadEntry entry : reserved) {
             if (entry.isAdmitted()) {
                 admitted++;
-                entry.usage.forEach((fr, amount) -> admittedUsage.merge(fr, amount, Long::sum));
+                entry.usage.forEach((fr, amount) -> admittedUsage.merge(fr, amount, Amounts::add));
             }
         }
         Map<FlavorResource, Long> reservation = new LinkedHashMap<>();
@@ -119,10 +120,10 @@ final class QueueStatusReporter {
             if (entry.finished) continue;
             if (entry.holdsQuota()) {
                 reserving++;
-                entry.usage.forEach((fr, amount) -> reservation.merge(fr, amount, Long::sum));
+                entry.usage.forEach((fr, amount) -> reservation.merge(fr, amount, Amounts::add));
                 if (entry.isAdmitted()) {
                     admitted++;
-                    entry.usage.forEach((fr, amount) -> usage.merge(fr, amount, Long::sum));
+                    entry.usage.forEach((fr, amount) -> usage.merge(fr, amount, Amounts::add));
                 }
             } else if (entry.active) {
                 pending++;

@@ -1,5 +1,6 @@
 package dev.berth.manager.dispatch;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.Quantity;
 import java.time.Clock;
 import java.time.Duration;
@@ -141,7 +142,7 @@ public final class PlacementPolicy {
         for (Map.Entry<String, Map<String, Long>> flavor : request.totalByFlavor().entrySet()) {
             for (Map.Entry<String, Long> total : flavor.getValue().entrySet()) {
                 long freeEverywhere = 0;
-                for (ClusterView cluster : fitting) freeEverywhere += cluster.flavors().get(flavor.getKey()).free(total.getKey());
+                for (ClusterView cluster : fitting) freeEverywhere = Amounts.add(freeEverywhere, cluster.flavors().get(flavor.getKey()).free(total.getKey()));
                 double share = freeEverywhere == 0 ? Double.MAX_VALUE : (double) total.getValue() / freeEverywhere;
                 if (share > worst) {
                     worst = share;

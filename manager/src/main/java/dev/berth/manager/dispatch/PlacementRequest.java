@@ -1,5 +1,6 @@
 package dev.berth.manager.dispatch;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.WorkloadKey;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public record PlacementRequest(WorkloadKey workload, int priority, List<PodSetDe
                 String flavor = podSet.flavors().get(request.getKey());
                 if (flavor == null) continue;
                 totals.computeIfAbsent(flavor, f -> new TreeMap<>())
-                        .merge(request.getKey(), request.getValue() * podSet.count(), Long::sum);
+                        .merge(request.getKey(), Amounts.multiply(request.getValue(), podSet.count()), Amounts::add);
             }
         }
         return totals;

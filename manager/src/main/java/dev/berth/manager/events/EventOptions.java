@@ -4,13 +4,22 @@ import java.time.Duration;
 
 /**
  * How many events are kept: at most maxPerObject per involved object (the newest), none older than
- * ttl (the API server's default event TTL is one hour).
+ * ttl (the API server's default event TTL is one hour), at most maxPerNamespace in one namespace and
+ * maxTotal in all; past a bound the least recently seen event goes first.
  */
-public record EventOptions(int maxPerObject, Duration ttl) {
+public record EventOptions(int maxPerObject, Duration ttl, int maxPerNamespace, int maxTotal) {
+    public static final int DEFAULT_MAX_PER_NAMESPACE = 5_000;
+    public static final int DEFAULT_MAX_TOTAL = 50_000;
     public static final EventOptions DEFAULTS = new EventOptions(50, Duration.ofHours(1));
 
     public EventOptions {
         if (maxPerObject < 1) throw new IllegalArgumentException("maxPerObject must be at least 1");
         if (ttl.isNegative() || ttl.isZero()) throw new IllegalArgumentException("ttl must be positive");
+        if (maxPerNamespace < 1 || maxTotal < 1) throw new IllegalArgumentException("maxPerNamespace and maxTotal must be at least 1");
+    }
+
+    /** The default namespace and total bounds. */
+    public EventOptions(int maxPerObject, Duration ttl) {
+        this(maxPerObject, ttl, DEFAULT_MAX_PER_NAMESPACE, DEFAULT_MAX_TOTAL);
     }
 }

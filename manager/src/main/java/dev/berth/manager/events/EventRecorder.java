@@ -16,6 +16,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 
 /**
@@ -23,7 +24,9 @@ import java.util.Map;
  * together: an event repeating the same object, reason and message bumps {@code count} and
  * {@code lastTimestamp} of the stored one instead of adding another; each involved object keeps its
  * newest {@link EventOptions#maxPerObject()} events; events not seen for {@link EventOptions#ttl()}
- * are deleted. Confined to the state thread.
+ * are deleted; beyond {@link EventOptions#maxPerNamespace()} in a namespace or
+ * {@link EventOptions#maxTotal()} in all, the least recently seen are deleted first, so no stream of
+ * distinct events (one per workload, say) grows the store without bound. Confined to the state thread.
  */
 public final class EventRecorder {
     public static final String RESOURCE = "/events";
@@ -39,6 +42,8 @@ public final class EventRecorder {
     /** Every event by the time it was last seen, least recent first. */
     private final LinkedHashMap<ObjectKey, Instant> lastSeen = new LinkedHashMap<>();
     private final Map<ObjectKey, String> contentOf = new HashMap<>();
+    /** Per namespace, its events least recently seen first. */
+    private final Map<String, LinkedHashSet<ObjectKey>> byNamespace = new HashMap<>();
     private long sequence;
 
     public EventRecorder(ObjectStore store, Clock clock, EventOptions options) {
@@ -66,6 +71,9 @@ public final class EventRecorder {
         index(key, object);
         Deque<ObjectKey> events = byObject.get(involved.uid());
         while (events.size() > options.maxPerObject()) delete(events.peekFirst());
+        LinkedHashSet<ObjectKey> inNamespace = byNamespace.get(namespace);
+        while (inNamespace.size() > options.maxPerNamespace()) delete(inNamespace.iterator().next());
+        while (lastSeen.size() > options.maxTotal()) delete(lastSeen.keySet().iterator().next());
     }
 
     /** Deletes the events not seen within the TTL. */
@@ -86,6 +94,11 @@ public final class EventRecorder {
         return lastSeen.size();
     }
 
+    int sizeIn(String namespace) {
+        LinkedHashSet<ObjectKey> inNamespace = byNamespace.get(namespace);
+        return inNamespace == null ? 0 : inNamespace.size();
+    }
+
     private boolean repeat(ObjectKey key, Instant now) {
         StoredObject stored = store.get(key).orElse(null);
         if (stored == null) return false;
@@ -95,6 +108,8 @@ public final class EventRecorder {
         store.replace(key, object, null);
         lastSeen.remove(key);
         lastSeen.put(key, now);
+        LinkedHashSet<ObjectKey> inNamespace = byNamespace.get(key.namespace());
+        if (inNamespace != null && inNamespace.remove(key)) inNamespace.add(key);
         return true;
     }
 
@@ -117,6 +132,7 @@ public final class EventRecorder {
         byContent.put(content, key);
         contentOf.put(key, content);
         byObject.computeIfAbsent(uid, u -> new ArrayDeque<>()).addLast(key);
+        byNamespace.computeIfAbsent(key.namespace(), n -> new LinkedHashSet<>()).add(key);
         Instant seen;
         try {
             seen = Instant.parse(object.path("lastTimestamp").asText());
@@ -133,6 +149,8 @@ public final class EventRecorder {
     }
 
     private void forget(ObjectKey key) {
+        LinkedHashSet<ObjectKey> inNamespace = byNamespace.get(key.namespace());
+        if (inNamespace != null && inNamespace.remove(key) && inNamespace.isEmpty()) byNamespace.remove(key.namespace());
         String content = contentOf.remove(key);
         if (content == null) return;
         byContent.remove(content, key);

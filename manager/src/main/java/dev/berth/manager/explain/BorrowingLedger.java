@@ -1,5 +1,6 @@
 package dev.berth.manager.explain;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.core.QuotaSnapshot;
 import dev.berth.manager.core.QuotaSnapshot.CohortNode;
 import dev.berth.manager.core.QuotaSnapshot.QueueQuota;
@@ -90,7 +91,7 @@ public final class BorrowingLedger {
             }
             if (need > 0) {
                 borrowedFrom.get(b).add(new Share("Cohort", cohort, need));
-                fromCohort += need;
+                fromCohort = Amounts.add(fromCohort, need);
             }
         }
         List<Line> lines = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.berth.manager.explain;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.core.AdmissionDiagnosis;
 import dev.berth.manager.core.AdmissionDiagnosis.FlavorTrial;
 import dev.berth.manager.core.AdmissionDiagnosis.PodSetTrial;
@@ -76,7 +77,7 @@ final class QuotaShortfall {
             text.append(", still ").append(q(resource, r.needed() - r.available())).append(" short");
         } else if (limitedByBorrowing(r)) {
             text.append("; borrowing is capped by borrowingLimit ").append(q(resource, r.borrowingLimit()))
-                    .append(" (at most ").append(q(resource, r.nominal() + r.borrowingLimit())).append(" in use)");
+                    .append(" (at most ").append(q(resource, Amounts.add(r.nominal(), r.borrowingLimit()))).append(" in use)");
         } else {
             text.append("; nothing to borrow in cohort ").append(r.cohort()).append(" now (the other queues use or keep their quota)");
         }
@@ -87,7 +88,7 @@ final class QuotaShortfall {
     }
 
     private static boolean limitedByBorrowing(ResourceTrial r) {
-        return r.borrowingLimit() != null && r.usage() + r.needed() > r.nominal() + r.borrowingLimit();
+        return r.borrowingLimit() != null && Amounts.add(r.usage(), r.needed()) > Amounts.add(r.nominal(), r.borrowingLimit());
     }
 
     private static String position(AdmissionDiagnosis d) {

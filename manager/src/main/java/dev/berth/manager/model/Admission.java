@@ -16,7 +16,7 @@ public record Admission(String clusterQueue, List<PodSetAssignment> podSetAssign
         for (PodSetAssignment assignment : podSetAssignments) {
             for (Map.Entry<String, Long> used : assignment.resourceUsage().entrySet()) {
                 String flavor = assignment.flavors().get(used.getKey());
-                if (flavor != null) usage.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Long::sum);
+                if (flavor != null) usage.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Amounts::add);
             }
         }
         return usage;

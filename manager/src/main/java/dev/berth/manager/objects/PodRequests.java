@@ -2,6 +2,7 @@ package dev.berth.manager.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.InvalidQuantityException;
 import dev.berth.manager.model.Quantity;
 import java.util.Iterator;
@@ -28,7 +29,8 @@ public final class PodRequests {
         Map<String, Long> total = new TreeMap<>();
         JsonNode containers = podSpec.path("containers");
         for (int i = 0; i < containers.size(); i++) {
-            addInto(total, containerRequests(containers.get(i), fieldPath + ".containers[" + i + "]", into));
+            String containerPath = fieldPath + ".containers[" + i + "]";
+            addInto(total, containerRequests(containers.get(i), containerPath, into), containerPath + ".resources.requests", into);
         }
 
         Map<String, Long> runningSidecars = new TreeMap<>();
@@ -36,20 +38,22 @@ public final class PodRequests {
         JsonNode initContainers = podSpec.path("initContainers");
         for (int i = 0; i < initContainers.size(); i++) {
             JsonNode container = initContainers.get(i);
-            Map<String, Long> requests = containerRequests(container, fieldPath + ".initContainers[" + i + "]", into);
+            String containerPath = fieldPath + ".initContainers[" + i + "]";
+            String requestsPath = containerPath + ".resources.requests";
+            Map<String, Long> requests = containerRequests(container, containerPath, into);
             Map<String, Long> whileRunning;
             if (SIDECAR_RESTART_POLICY.equals(container.path("restartPolicy").asText())) {
-                addInto(total, requests);
-                addInto(runningSidecars, requests);
+                addInto(total, requests, requestsPath, into);
+                addInto(runningSidecars, requests, requestsPath, into);
                 whileRunning = new TreeMap<>(runningSidecars);
             } else {
                 whileRunning = new TreeMap<>(requests);
-                addInto(whileRunning, runningSidecars);
+                addInto(whileRunning, runningSidecars, requestsPath, into);
             }
             maxInto(largestInit, whileRunning);
         }
         maxInto(total, largestInit);
-        addInto(total, quantities(podSpec.path("overhead"), fieldPath + ".overhead", into));
+        addInto(total, quantities(podSpec.path("overhead"), fieldPath + ".overhead", into), fieldPath + ".overhead", into);
         total.values().removeIf(amount -> amount == 0L);
         return total;
     }
@@ -89,8 +93,22 @@ public final class PodRequests {
         return amounts;
     }
 
-    private static void addInto(Map<String, Long> sum, Map<String, Long> addend) {
-        for (Map.Entry<String, Long> entry : addend.entrySet()) sum.merge(entry.getKey(), entry.getValue(), Math::addExact);
+    /**
+     * Adds exactly; a sum a long cannot hold is a cause naming the field that tipped it over, and the
+     * sum is kept at the largest amount so that later checks still see it as too large.
+     */
+    private static void addInto(Map<String, Long> sum, Map<String, Long> addend, String addendPath, List<FieldCause> into) {
+        for (Map.Entry<String, Long> entry : addend.entrySet()) {
+            long before = sum.getOrDefault(entry.getKey(), 0L);
+            try {
+                sum.put(entry.getKey(), Math.addExact(before, entry.getValue()));
+            } catch (ArithmeticException tooLarge) {
+                sum.put(entry.getKey(), Amounts.MAX);
+                into.add(FieldCause.invalid(addendPath + "." + entry.getKey(), "Invalid value: \""
+                        + Quantity.format(entry.getKey(), entry.getValue()) + "\": the pod's total " + entry.getKey()
+                        + " request exceeds the largest quantity Berth can account (" + Quantity.format(entry.getKey(), Amounts.MAX) + ")"));
+            }
+        }
     }
 
     private static void maxInto(Map<String, Long> max, Map<String, Long> candidate) {

@@ -28,9 +28,12 @@ public final class WorkloadDecoder {
         List<FieldCause> causes = new ArrayList<>();
         long creationMillis = creationMillis(metadata.path("creationTimestamp"), causes);
         List<PodSetRequest> podSets = new ArrayList<>();
+        RequestTotals totals = new RequestTotals();
         JsonNode podSetNodes = spec.path("podSets");
         for (int i = 0; i < podSetNodes.size(); i++) {
-            podSets.add(podSet(podSetNodes.get(i), "spec.podSets[" + i + "]", causes));
+            PodSetRequest podSet = podSet(podSetNodes.get(i), "spec.podSets[" + i + "]", causes);
+            totals.add(podSet.perPodRequests(), podSet.count(), "spec.podSets[" + i + "].count", causes);
+            podSets.add(podSet);
         }
         int priority = spec.path("priority").asInt(0);
         String name = metadata.path("name").asText("");

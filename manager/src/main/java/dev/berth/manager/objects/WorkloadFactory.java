@@ -9,6 +9,7 @@ import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns what users submit (a batch/v1 Job, a JobSet, plain pods, or a Workload written directly) into
@@ -32,6 +33,7 @@ public final class WorkloadFactory {
         int count = jobPodCount(spec, "spec", causes);
         Integer minCount = jobMinCount(job, count, causes);
         ObjectNode template = podTemplate(spec.path("template"), "spec.template", causes);
+        new RequestTotals().add(perPod(template), count, "spec.parallelism", causes);
         WorkloadPriority priority = WorkloadPriority.resolve(job, template.path("spec"), "spec.template.spec", resolver, causes);
         throwIfAny(job, KueueApi.JOB, name, causes);
 
@@ -55,6 +57,7 @@ public final class WorkloadFactory {
             causes.add(FieldCause.invalid("spec.replicatedJobs", "Too many: " + replicatedJobs.size() + ": must have at most " + MAX_POD_SETS + " items"));
         }
         ArrayNode podSets = JSON.arrayNode();
+        RequestTotals totals = new RequestTotals();
         JsonNode prioritySpec = null;
         String prioritySpecPath = null;
         for (int i = 0; i < replicatedJobs.size(); i++) {
@@ -72,7 +75,16 @@ public final class WorkloadFactory {
                 prioritySpec = template.path("spec");
                 prioritySpecPath = path + ".template.spec.template.spec";
             }
-            podSets.add(podSet(podSetName, replicas * jobPods, null, template));
+            int pods;
+            try {
+                pods = Math.multiplyExact(replicas, jobPods);
+            } catch (ArithmeticException tooMany) {
+                causes.add(FieldCause.invalid(path + ".replicas", "Invalid value: " + replicas + ": " + replicas + " replicas of "
+                        + jobPods + " pods each are more pods than a pod set can count (" + Integer.MAX_VALUE + ")"));
+                pods = 0;
+            }
+            totals.add(perPod(template), pods, path + ".replicas", causes);
+            podSets.add(podSet(podSetName, pods, null, template));
         }
         WorkloadPriority priority = WorkloadPriority.resolve(jobSet, prioritySpec, prioritySpecPath, resolver, causes);
         throwIfAny(jobSet, KueueApi.JOBSET, name, causes);
@@ -180,11 +192,32 @@ public final class WorkloadFactory {
         return template;
     }
 
-    static void checkPodSpec(JsonNode podSpec, String path, List<FieldCause> causes) {
+    /**
+     * A pod of a pod group, checked before it is stored: its spec, and its requests times the group's
+     * total count, so that the group's Workload, formed once the last pod arrives, is representable.
+     */
+    public static void checkPodGroupMember(ObjectNode pod) {
+        List<FieldCause> causes = new ArrayList<>();
+        Map<String, Long> perPod = checkPodSpec(pod.path("spec"), "spec", causes);
+        String totalCount = pod.path("metadata").path("annotations").path(Annotations.POD_GROUP_TOTAL_COUNT).asText("");
+        if (totalCount.matches("\\d{1,10}")) {
+            new RequestTotals().add(perPod, Long.parseLong(totalCount), PodGroup.TOTAL_COUNT_PATH, causes);
+        }
+        throwIfAny(pod, KueueApi.POD, pod.path("metadata").path("name").asText(""), causes);
+    }
+
+    /** Checks a pod spec has containers and readable requests; gives its per-pod requests. */
+    static Map<String, Long> checkPodSpec(JsonNode podSpec, String path, List<FieldCause> causes) {
         if (!podSpec.path("containers").isArray() || podSpec.path("containers").isEmpty()) {
             causes.add(FieldCause.required(path + ".containers"));
         }
-        if (podSpec.isObject()) PodRequests.perPod((ObjectNode) podSpec, path, causes);
+        return podSpec.isObject() ? PodRequests.perPod((ObjectNode) podSpec, path, causes) : Map.of();
+    }
+
+    /** The per-pod requests of a checked template; its causes were reported when it was checked. */
+    private static Map<String, Long> perPod(ObjectNode template) {
+        JsonNode podSpec = template.path("spec");
+        return podSpec.isObject() ? PodRequests.perPod((ObjectNode) podSpec, "", new ArrayList<>()) : Map.of();
     }
 
     private static ObjectNode podSet(String name, int count, Integer minCount, ObjectNode template) {

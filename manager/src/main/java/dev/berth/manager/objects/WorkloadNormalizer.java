@@ -44,7 +44,8 @@ final class WorkloadNormalizer {
         if (!causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.WORKLOAD, name(workload), causes);
 
         if (priority != null) priority.writeInto(spec);
-        else if (!spec.path("priority").isInt()) spec.put("priority", 0);
+        else if (spec.path("priority").isIntegralNumber()) spec.put("priority", spec.path("priority").intValue());
+        else spec.put("priority", 0);
         if (!active.isBoolean()) spec.put("active", true);
         return workload;
     }
@@ -94,7 +95,7 @@ final class WorkloadNormalizer {
         JsonNode ref = spec.path("priorityClassRef");
         if (ref.isMissingNode() || ref.isNull()) {
             JsonNode priority = spec.path("priority");
-            if (!priority.isMissingNode() && !priority.isNull() && !priority.isInt()) {
+            if (!priority.isMissingNode() && !priority.isNull() && !(priority.isIntegralNumber() && priority.canConvertToInt())) {
                 causes.add(FieldCause.invalid("spec.priority", "Invalid value: " + priority + ": must be a 32-bit integer"));
             }
             return null;

@@ -1,5 +1,6 @@
 package dev.berth.manager.scheduling;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.FlavorResource;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,25 +14,31 @@ final class FairShare {
         Map<String, Long> borrowed = new HashMap<>();
         for (Map.Entry<FlavorResource, Long> quota : node.subtreeQuota.entrySet()) {
             FlavorResource fr = quota.getKey();
-            long amount = extra.getOrDefault(fr, 0L) + node.usage(fr) - quota.getValue();
-            if (amount > 0) borrowed.merge(fr.resource(), amount, Long::sum);
+            long amount = Amounts.subtract(Amounts.add(extra.getOrDefault(fr, 0L), node.usage(fr)), quota.getValue());
+            if (amount > 0) borrowed.merge(fr.resource(), amount, Amounts::add);
         }
         for (Map.Entry<FlavorResource, Long> added : extra.entrySet()) {
             if (!node.subtreeQuota.containsKey(added.getKey()) && added.getValue() > 0) {
-                borrowed.merge(added.getKey().resource(), added.getValue() + node.usage(added.getKey()), Long::sum);
+                borrowed.merge(added.getKey().resource(), Amounts.add(added.getValue(), node.usage(added.getKey())), Amounts::add);
             }
         }
         if (borrowed.isEmpty()) return 0;
         if (node.fairWeight <= 0) return Integer.MAX_VALUE;
         Map<String, Long> lendable = new HashMap<>();
         for (Map.Entry<FlavorResource, Long> quota : node.parent.subtreeQuota.entrySet()) {
-            lendable.merge(quota.getKey().resource(), quota.getValue(), Long::sum);
+            lendable.merge(quota.getKey().resource(), quota.getValue(), Amounts::add);
         }
         long share = 0;
         for (Map.Entry<String, Long> entry : borrowed.entrySet()) {
             long pool = lendable.getOrDefault(entry.getKey(), 0L);
-            if (pool > 0) share = Math.max(share, entry.getValue() * 1000 / pool);
+            if (pool > 0) share = Math.max(share, perMille(entry.getValue(), pool));
         }
         return (int) Math.min(Integer.MAX_VALUE, Math.round(share / node.fairWeight));
+    }
+
+    /** borrowed × 1000 / pool, in integers as Kueue computes it, in doubles only where the product would not fit a long. */
+    private static long perMille(long borrowed, long pool) {
+        if (borrowed <= Long.MAX_VALUE / 1000) return borrowed * 1000 / pool;
+        return (long) Math.min(Long.MAX_VALUE, borrowed * 1000.0 / pool);
     }
 }

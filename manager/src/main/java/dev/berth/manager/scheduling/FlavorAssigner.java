@@ -1,5 +1,6 @@
 package dev.berth.manager.scheduling;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorFungibility;
 import dev.berth.manager.model.FlavorQuotas;
@@ -61,7 +62,7 @@ public final class FlavorAssigner {
             borrows |= podSet.borrows();
             for (Map.Entry<String, Long> used : podSet.resourceUsage().entrySet()) {
                 String flavor = podSet.flavors().get(used.getKey());
-                if (flavor != null) assignedSoFar.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Long::sum);
+                if (flavor != null) assignedSoFar.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Amounts::add);
             }
         }
         return new FlavorAssignment(mode, borrows, podSets);
@@ -70,7 +71,7 @@ public final class FlavorAssigner {
     private PodSetFlavors assignPodSet(PodSetRequest podSet, int count, Map<FlavorResource, Long> assignedSoFar) {
         Map<String, Long> totals = new LinkedHashMap<>();
         for (Map.Entry<String, Long> request : podSet.perPodRequests().entrySet()) {
-            totals.put(request.getKey(), request.getValue() * count);
+            totals.put(request.getKey(), Amounts.multiply(request.getValue(), count));
         }
         if (queue.groupFor(PODS) != null) totals.put(PODS, (long) count);
 
@@ -126,7 +127,7 @@ public final class FlavorAssigner {
             for (Map.Entry<String, Long> total : totals.entrySet()) {
                 if (!group.covers(total.getKey())) continue;
                 FlavorResource fr = new FlavorResource(flavorName, total.getKey());
-                long wanted = total.getValue() + assignedSoFar.getOrDefault(fr, 0L);
+                long wanted = Amounts.add(total.getValue(), assignedSoFar.getOrDefault(fr, 0L));
                 ResourceFit fit = fitQuota(fr, wanted);
                 mode = mode.worse(fit.mode);
                 borrows |= fit.borrows;
@@ -164,7 +165,7 @@ public final class FlavorAssigner {
         boolean borrows = quota.hasCohort(queue.name()) && quota.borrowingWith(queue.name(), fr, wanted);
         if (wanted <= available) return new ResourceFit(FitMode.FIT, borrows, null);
         String reason = "insufficient unused quota for " + resource + " in flavor " + fr.flavor() + ", "
-                + Quantity.format(resource, wanted - available) + " more needed";
+                + Quantity.format(resource, Amounts.subtract(wanted, available)) + " more needed";
         boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing);
         // After preemption the workload borrows only if it needs more than the nominal quota (Kueue: val - nominal > 0),
         // not because the workloads it would preempt use the nominal quota now.

@@ -1,5 +1,6 @@
 package dev.berth.manager.scheduling;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.Admission;
 import dev.berth.manager.model.FlavorResource;
 import dev.berth.manager.model.PodSetAssignment;
@@ -19,7 +20,7 @@ public record FlavorAssignment(FitMode mode, boolean borrows, List<PodSetFlavors
         for (PodSetFlavors podSet : podSets) {
             for (Map.Entry<String, Long> used : podSet.resourceUsage().entrySet()) {
                 String flavor = podSet.flavors().get(used.getKey());
-                if (flavor != null) usage.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Long::sum);
+                if (flavor != null) usage.merge(new FlavorResource(flavor, used.getKey()), used.getValue(), Amounts::add);
             }
         }
         return usage;

@@ -1,5 +1,6 @@
 package dev.berth.manager.scheduling;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.FlavorResource;
 import dev.berth.manager.model.ResourceQuota;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ final class QuotaNode {
     long guaranteedQuota(FlavorResource fr) {
         ResourceQuota quota = quotas.get(fr);
         if (quota == null || quota.lendingLimit() == null) return 0;
-        return Math.max(0, subtreeQuota(fr) - quota.lendingLimit());
+        return Math.max(0, Amounts.subtract(subtreeQuota(fr), quota.lendingLimit()));
     }
 
     QuotaNode root() {

@@ -1,5 +1,6 @@
 package dev.berth.manager.scheduling;
 
+import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.CohortSpec;
 import dev.berth.manager.model.FlavorQuotas;
@@ -108,7 +109,7 @@ public final class QuotaTree {
             computeSubtreeQuota(child);
             for (Map.Entry<FlavorResource, Long> childQuota : child.subtreeQuota.entrySet()) {
                 long lendable = childQuota.getValue() - child.guaranteedQuota(childQuota.getKey());
-                node.subtreeQuota.merge(childQuota.getKey(), lendable, Long::sum);
+                node.subtreeQuota.merge(childQuota.getKey(), lendable, Amounts::add);
             }
         }
     }
@@ -143,18 +144,18 @@ public final class QuotaTree {
     }
 
     private static long available(QuotaNode node, FlavorResource fr) {
-        if (node.parent == null) return node.subtreeQuota(fr) - node.usage(fr);
+        if (node.parent == null) return Amounts.subtract(node.subtreeQuota(fr), node.usage(fr));
         long guaranteed = node.guaranteedQuota(fr);
-        long localAvailable = Math.max(0, guaranteed - node.usage(fr));
+        long localAvailable = Math.max(0, Amounts.subtract(guaranteed, node.usage(fr)));
         long parentAvailable = available(node.parent, fr);
         Long borrowingLimit = node.borrowingLimit(fr);
         if (borrowingLimit != null) {
-            long storedInParent = node.subtreeQuota(fr) - guaranteed;
-            long usedInParent = Math.max(0, node.usage(fr) - guaranteed);
-            long withMaxFromParent = storedInParent - usedInParent + borrowingLimit;
+            long storedInParent = Amounts.subtract(node.subtreeQuota(fr), guaranteed);
+            long usedInParent = Math.max(0, Amounts.subtract(node.usage(fr), guaranteed));
+            long withMaxFromParent = Amounts.add(Amounts.subtract(storedInParent, usedInParent), borrowingLimit);
             parentAvailable = Math.min(withMaxFromParent, parentAvailable);
         }
-        return localAvailable + parentAvailable;
+        return Amounts.add(localAvailable, parentAvailable);
     }
 
     /** The most the ClusterQueue could ever use if nothing else in its cohort used anything. */
@@ -164,16 +165,16 @@ public final class QuotaTree {
 
     private static long potentialAvailable(QuotaNode node, FlavorResource fr) {
         if (node.parent == null) return node.subtreeQuota(fr);
-        long potential = node.guaranteedQuota(fr) + potentialAvailable(node.parent, fr);
+        long potential = Amounts.add(node.guaranteedQuota(fr), potentialAvailable(node.parent, fr));
         Long borrowingLimit = node.borrowingLimit(fr);
-        if (borrowingLimit != null) potential = Math.min(potential, node.subtreeQuota(fr) + borrowingLimit);
+        if (borrowingLimit != null) potential = Math.min(potential, Amounts.add(node.subtreeQuota(fr), borrowingLimit));
         return potential;
     }
 
     /** Would using {@code amount} more put the ClusterQueue above its nominal quota? */
     public boolean borrowingWith(String clusterQueue, FlavorResource fr, long amount) {
         QuotaNode node = node(clusterQueue);
-        return node.usage(fr) + amount > node.subtreeQuota(fr);
+        return Amounts.add(node.usage(fr), amount) > node.subtreeQuota(fr);
     }
 
     /** True when the ClusterQueue uses more than its nominal quota of any of these flavor-resources. */
@@ -229,11 +230,11 @@ public final class QuotaTree {
 
     private static void changeUsage(QuotaNode node, FlavorResource fr, long delta) {
         long before = node.usage(fr);
-        long after = before + delta;
+        long after = Amounts.add(before, delta);
         if (after == 0) node.usage.remove(fr); else node.usage.put(fr, after);
         if (node.parent != null) {
             long guaranteed = node.guaranteedQuota(fr);
-            long parentDelta = Math.max(0, after - guaranteed) - Math.max(0, before - guaranteed);
+            long parentDelta = Amounts.subtract(Math.max(0, Amounts.subtract(after, guaranteed)), Math.max(0, Amounts.subtract(before, guaranteed)));
             if (parentDelta != 0) changeUsage(node.parent, fr, parentDelta);
         }
     }

@@ -3,6 +3,8 @@ package dev.berth.manager.server;
 import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
+import dev.berth.manager.api.NamespaceObjectCounts;
+import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.api.WatchHub;
 import dev.berth.manager.events.EventOptions;
@@ -71,6 +73,7 @@ public final class BerthManager implements AutoCloseable {
         return thread;
     });
     private final ObjectService service;
+    private final NamespaceObjectCounts objectCounts;
     private final ManagerState state;
     private Vertx vertx;
     private HttpServer server;
@@ -110,7 +113,9 @@ public final class BerthManager implements AutoCloseable {
                 new StoreStatusSink(state), feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
         this.state.controller.setListener(metrics.admissionListener());
-        this.service = new ObjectService(feed, ManagerResources.registry(state));
+        this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);
+        feed.listen(objectCounts);
+        this.service = new ObjectService(feed, ManagerResources.registry(state), objectCounts);
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             StateRecovery.recover(store, state.controller);
@@ -168,6 +173,12 @@ public final class BerthManager implements AutoCloseable {
     /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */
     public BerthManager secure(SecurityOptions options) {
         this.security = options;
+        return this;
+    }
+
+    /** How many objects of each resource one namespace may hold (default {@link ObjectCountLimits#DEFAULTS}). */
+    public BerthManager objectCountLimits(ObjectCountLimits limits) {
+        objectCounts.limits(limits);
         return this;
     }
 

@@ -35,6 +35,8 @@ final class PodHooks implements ObjectHooks {
             ObjectNode probe = incoming.deepCopy();
             probe.with("metadata").put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(WorkloadFactory.fromSinglePod(probe, priorities));
+        } else if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming)) {
+            WorkloadFactory.checkPodGroupMember(incoming);
         }
         return incoming;
     }

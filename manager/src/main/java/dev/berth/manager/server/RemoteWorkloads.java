@@ -1,5 +1,6 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.model.Amounts;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -42,7 +43,7 @@ final class RemoteWorkloads {
             Map<String, Long> perPod = new HashMap<>();
             int count = Math.max(1, assignment.count());
             assignment.resourceUsage().forEach((resource, total) -> {
-                if (!resource.equals("pods")) perPod.put(resource, (total + count - 1) / count);
+                if (!resource.equals("pods")) perPod.put(resource, Amounts.divideRoundingUp(total, count));
             });
             podSets.add(new PodSetDemand(assignment.name(), assignment.count(), perPod, assignment.flavors()));
         }
@@ -65,7 +66,7 @@ final class RemoteWorkloads {
             Map<String, String> requests = new LinkedHashMap<>();
             int count = Math.max(1, assignment.count());
             assignment.resourceUsage().forEach((resource, total) -> {
-                if (!resource.equals("pods")) requests.put(resource, Quantity.format(resource, (total + count - 1) / count));
+                if (!resource.equals("pods")) requests.put(resource, Quantity.format(resource, Amounts.divideRoundingUp(total, count)));
             });
             spec.getPodSets().add(new PodSetPlacement(assignment.name(), assignment.count(), requests, assignment.flavors()));
         }

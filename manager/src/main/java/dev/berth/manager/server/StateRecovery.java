@@ -6,6 +6,7 @@ import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.objects.AdmissionCheckDecoder;
 import dev.berth.manager.objects.ClusterQueueDecoder;
 import dev.berth.manager.objects.CohortDecoder;
+import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.objects.LocalQueueDecoder;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
@@ -41,7 +42,14 @@ final class StateRecovery {
             ObjectNode workload = o.object();
             WorkloadStatus status = workload.path("status").isObject()
                     ? StatusJson.parseWorkloadStatus((ObjectNode) workload.get("status")) : WorkloadStatus.EMPTY;
-            controller.submit(WorkloadDecoder.request(workload), WorkloadDecoder.active(workload), status);
+            try {
+                controller.submit(WorkloadDecoder.request(workload), WorkloadDecoder.active(workload), status);
+            } catch (InvalidObjectException unreadable) {
+                // Stored before validation refused such objects (a total that overflows, say): left out of scheduling.
+                log.atWarn().addKeyValue("workload", o.key().namespace() + "/" + o.key().name())
+                        .addKeyValue("reason", unreadable.getMessage()).log("stored workload cannot be scheduled; left out");
+                continue;
+            }
             workloads++;
         }
         log.atInfo().addKeyValue("workloads", workloads).addKeyValue("revision", store.revision()).log("state recovered from the store");

@@ -6,6 +6,7 @@ import dev.berth.manager.api.ResourcePath;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.security.AuditRecord;
 import dev.berth.manager.security.Authenticator;
+import dev.berth.manager.security.BarePriority;
 import dev.berth.manager.security.ObjectLimits;
 import dev.berth.manager.security.PriorityUse;
 import dev.berth.manager.security.RbacPolicy;
@@ -137,6 +138,7 @@ public final class ApiSecurity {
         ObjectLimits.check(object, path.type().kind(), namespace, encodedBytes);
         if (caller != null && enabled() && path.type().namespaced()) {
             PriorityUse.check(policy.current(), caller, path.namespace() == null ? "" : path.namespace(), object);
+            BarePriority.check(policy.current(), caller, path.namespace() == null ? "" : path.namespace(), path.type().kind(), object);
         }
     }
 

@@ -1,0 +1,9 @@
+package dev.berth.manager.api;
+
+/** Asked before an object is created through the API; refuses by throwing an {@link ApiException}. */
+public interface CreationGate {
+    CreationGate NONE = (type, namespace, name) -> { };
+
+    /** @throws ApiException when the object may not be created */
+    void beforeCreate(ResourceType type, String namespace, String name);
+}
