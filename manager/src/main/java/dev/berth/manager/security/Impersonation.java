@@ -4,6 +4,7 @@ import dev.berth.manager.api.ApiException;
 import dev.berth.protocol.AccessReviewApi;
 import dev.berth.protocol.RbacApi;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public final class Impersonation {
             groups = List.copyOf(groups);
             Map<String, List<String>> copy = new LinkedHashMap<>();
             extra.forEach((key, values) -> copy.put(key, List.copyOf(values)));
-            extra = java.util.Collections.unmodifiableMap(copy);
+            extra = Collections.unmodifiableMap(copy);
         }
 
         public static Request none() {

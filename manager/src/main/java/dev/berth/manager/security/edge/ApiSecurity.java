@@ -5,8 +5,8 @@ import dev.berth.manager.api.ApiException;
 import dev.berth.manager.api.ResourcePath;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.security.AuditRecord;
-import dev.berth.manager.security.Impersonation;
 import dev.berth.manager.security.Authenticator;
+import dev.berth.manager.security.Impersonation;
 import dev.berth.manager.security.ObjectLimits;
 import dev.berth.manager.security.PriorityUse;
 import dev.berth.manager.security.RbacPolicy;
@@ -28,8 +28,9 @@ import java.util.Set;
  * The Vert.x edge of API security. {@link #guard} runs first on every request: authenticate the
  * bearer token (401), rate-limit the user (429 with Retry-After), act as the identity the Impersonate-*
  * headers name if RBAC lets the caller ({@link Impersonation}: 400/403), authorize with RBAC (403), and
- * audit the answer with both identities. {@link #checkWrite} runs on the state thread once a write's body is parsed: object
- * limits (413/422) and the priority classes the caller may use (403). Tokens are never logged.
+ * audit the answer with both identities. {@link #checkWrite} runs on the state thread once a write's
+ * body is parsed: object limits (413/422) and the priority classes the caller may use (403). Tokens are
+ * never logged.
  */
 public final class ApiSecurity {
     public static final String USER_KEY = "berth.user";
