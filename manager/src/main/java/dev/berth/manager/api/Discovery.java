@@ -3,6 +3,7 @@ package dev.berth.manager.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.protocol.AccessReviewApi;
 import dev.berth.protocol.KueueApi;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -21,6 +22,11 @@ final class Discovery {
     static final List<String> VERBS = List.of("create", "delete", "get", "list", "patch", "update", "watch");
     static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** Kinds served by routes of their own, create-only and never stored: the self reviews kubectl's auth commands post. */
+    static final List<ResourceType> REVIEWS = List.of(
+            review(AccessReviewApi.AUTHORIZATION_GROUP, AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEWS, AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEW),
+            review(AccessReviewApi.AUTHORIZATION_GROUP, AccessReviewApi.SELF_SUBJECT_RULES_REVIEWS, AccessReviewApi.SELF_SUBJECT_RULES_REVIEW),
+            review(AccessReviewApi.AUTHENTICATION_GROUP, AccessReviewApi.SELF_SUBJECT_REVIEWS, AccessReviewApi.SELF_SUBJECT_REVIEW));
 
     private final ResourceRegistry registry;
     /** group → served versions, the storage (preferred) version first. */
@@ -31,6 +37,11 @@ final class Discovery {
         for (ResourceType type : registry.types()) {
             groups.computeIfAbsent(type.group(), g -> new LinkedHashSet<>()).addAll(registry.versions(type));
         }
+        for (ResourceType review : REVIEWS) groups.computeIfAbsent(review.group(), g -> new LinkedHashSet<>()).add(review.version());
+    }
+
+    private static ResourceType review(String group, String plural, String kind) {
+        return new ResourceType(group, AccessReviewApi.V1, plural, plural.substring(0, plural.length() - 1), kind, false, List.of(), false);
     }
 
     ObjectNode coreVersions() {
@@ -77,6 +88,11 @@ final class Discovery {
                         .put("namespaced", type.namespaced()).put("kind", type.kind());
                 STATUS_VERBS.forEach(status.putArray("verbs")::add);
             }
+        }
+        for (ResourceType review : REVIEWS) {
+            if (!review.group().equals(group) || !review.version().equals(version)) continue;
+            resources.addObject().put("name", review.plural()).put("singularName", review.singular())
+                    .put("namespaced", review.namespaced()).put("kind", review.kind()).putArray("verbs").add("create");
         }
         return Optional.of(list);
     }

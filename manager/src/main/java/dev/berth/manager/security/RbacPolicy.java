@@ -1,5 +1,6 @@
 package dev.berth.manager.security;
 
+import dev.berth.protocol.AccessReviewApi;
 import dev.berth.protocol.RbacApi;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,6 +42,24 @@ public final class RbacPolicy {
         return false;
     }
 
+    /**
+     * The rules that apply to a caller in a namespace, as a SelfSubjectRulesReview lists them: every rule
+     * of a role bound cluster-wide, and the resource rules of roles bound in that namespace (a RoleBinding
+     * grants no non-resource URLs).
+     */
+    public List<PolicyRule> rulesFor(UserInfo user, String namespace) {
+        List<PolicyRule> rules = new ArrayList<>();
+        for (RbacBinding binding : bindings) {
+            boolean clusterBinding = binding.namespace().isEmpty();
+            if (!clusterBinding && (namespace.isEmpty() || !binding.namespace().equals(namespace))) continue;
+            if (!binding.appliesTo(user)) continue;
+            RbacRole role = roles.get(key(RbacApi.CLUSTER_ROLE.equals(binding.roleKind()) ? "" : binding.namespace(), binding.roleName()));
+            if (role == null) continue;
+            for (PolicyRule rule : role.rules()) if (clusterBinding || !rule.resources().isEmpty()) rules.add(rule);
+        }
+        return rules;
+    }
+
     /** Kubernetes' wording for a refusal; names only what the caller asked for. */
     public static String forbiddenMessage(UserInfo user, RequestAttributes request) {
         if (!request.resourceRequest()) {
@@ -61,8 +80,13 @@ public final class RbacPolicy {
         PolicyRule everyPath = new PolicyRule(List.of("*"), List.of(), List.of(), List.of(), List.of("*"));
         PolicyRule discovery = new PolicyRule(List.of("get"), List.of(), List.of(), List.of(),
                 List.of("/api", "/api/*", "/apis", "/apis/*", "/version", "/version/", "/openapi/*", "/healthz", "/readyz", "/livez"));
+        PolicyRule accessReviews = new PolicyRule(List.of("create"), List.of(AccessReviewApi.AUTHORIZATION_GROUP),
+                List.of(AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEWS, AccessReviewApi.SELF_SUBJECT_RULES_REVIEWS), List.of(), List.of());
+        PolicyRule selfReview = new PolicyRule(List.of("create"), List.of(AccessReviewApi.AUTHENTICATION_GROUP),
+                List.of(AccessReviewApi.SELF_SUBJECT_REVIEWS), List.of(), List.of());
         return List.of(new RbacRole("", RbacApi.CLUSTER_ADMIN, List.of(everything, everyPath)),
-                new RbacRole("", DISCOVERY, List.of(discovery)));
+                new RbacRole("", DISCOVERY, List.of(discovery)),
+                new RbacRole("", AccessReviewApi.BASIC_USER_ROLE, List.of(accessReviews, selfReview)));
     }
 
     private static List<RbacBinding> builtInBindings() {
@@ -70,6 +94,8 @@ public final class RbacPolicy {
                 new RbacBinding("", RbacApi.CLUSTER_ADMIN, RbacApi.CLUSTER_ROLE, RbacApi.CLUSTER_ADMIN,
                         List.of(new RbacBinding.Subject(RbacApi.SUBJECT_GROUP, RbacApi.MASTERS_GROUP, ""))),
                 new RbacBinding("", DISCOVERY, RbacApi.CLUSTER_ROLE, DISCOVERY,
+                        List.of(new RbacBinding.Subject(RbacApi.SUBJECT_GROUP, RbacApi.AUTHENTICATED_GROUP, ""))),
+                new RbacBinding("", AccessReviewApi.BASIC_USER_ROLE, RbacApi.CLUSTER_ROLE, AccessReviewApi.BASIC_USER_ROLE,
                         List.of(new RbacBinding.Subject(RbacApi.SUBJECT_GROUP, RbacApi.AUTHENTICATED_GROUP, ""))));
     }
 

@@ -22,6 +22,7 @@ import dev.berth.manager.metrics.BerthMetrics;
 import dev.berth.manager.metrics.MetricsEndpoint;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.security.SecurityOptions;
+import dev.berth.manager.security.edge.AccessReviewRoutes;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.security.edge.SecureServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -167,6 +168,7 @@ public final class BerthManager implements AutoCloseable {
                 .withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
                 .withRoutes(dashboard::register)
+                .withRoutes(new AccessReviewRoutes(state.rbac, apiSecurity, clock)::mount)
                 .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);
     }
 

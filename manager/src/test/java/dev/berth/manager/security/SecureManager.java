@@ -24,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -89,8 +90,14 @@ final class SecureManager implements AutoCloseable {
     }
 
     Reply sendBytes(String method, String path, String token, String contentType, byte[] body) throws Exception {
+        return sendBytes(method, path, token, contentType, body, Map.of());
+    }
+
+    /** As {@link #sendBytes(String, String, String, String, byte[])}, with extra headers (each may repeat). */
+    Reply sendBytes(String method, String path, String token, String contentType, byte[] body, Map<String, List<String>> headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
         if (token != null) request.header("Authorization", "Bearer " + token);
         if (contentType != null) request.header("Content-Type", contentType);
         HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());

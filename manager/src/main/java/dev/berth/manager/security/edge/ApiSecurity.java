@@ -7,6 +7,7 @@ import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.security.AuditRecord;
 import dev.berth.manager.security.Authenticator;
 import dev.berth.manager.security.BarePriority;
+import dev.berth.manager.security.Impersonation;
 import dev.berth.manager.security.ObjectLimits;
 import dev.berth.manager.security.PriorityUse;
 import dev.berth.manager.security.RbacPolicy;
@@ -19,18 +20,22 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * The Vert.x edge of API security. {@link #guard} runs first on every request: authenticate the
- * bearer token (401), rate-limit the user (429 with Retry-After), authorize with RBAC (403), and audit
- * the answer. {@link #checkWrite} runs on the state thread once a write's body is parsed: object
- * limits (413/422) and the priority classes the caller may use (403). Tokens are never logged.
+ * bearer token (401), rate-limit the user (429 with Retry-After), act as the identity the Impersonate-*
+ * headers name if RBAC lets the caller ({@link Impersonation}: 400/403), authorize with RBAC (403), and
+ * audit the answer with both identities. {@link #checkWrite} runs on the state thread once a write's
+ * body is parsed: object limits (413/422) and the priority classes the caller may use (403). Tokens are
+ * never logged.
  */
 public final class ApiSecurity {
     public static final String USER_KEY = "berth.user";
+    private static final String EXTRA_KEY = "berth.user.extra";
     private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/livez", "/version");
 
     private final Authenticator authenticator;
@@ -111,20 +116,41 @@ public final class ApiSecurity {
                     null, null, null, List.of()));
             return;
         }
-        if (!policy.current().allows(user, attributes)) {
-            refuse(ctx, user, attributes, new ApiException(403, "Forbidden", RbacPolicy.forbiddenMessage(user, attributes),
+        Impersonation.Identity identity = impersonated(ctx, user, attributes);
+        if (identity == null) return;
+        UserInfo acting = identity.effective();
+        UserInfo impersonated = identity.impersonated() ? acting : null;
+        if (!policy.current().allows(acting, attributes)) {
+            refuse(ctx, user, impersonated, attributes, new ApiException(403, "Forbidden", RbacPolicy.forbiddenMessage(acting, attributes),
                     attributes.name().isEmpty() ? null : attributes.name(), attributes.resourceRequest() ? attributes.apiGroup() : null,
                     attributes.resourceRequest() ? attributes.resource() : null, List.of()));
             return;
         }
-        ctx.put(USER_KEY, user);
+        ctx.put(USER_KEY, acting);
+        ctx.put(EXTRA_KEY, identity.extra());
         boolean dryRun = ctx.request().params().contains("dryRun");
-        ctx.addEndHandler(done -> record(user, attributes, ctx.response().getStatusCode(), dryRun));
+        ctx.addEndHandler(done -> record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun));
         ctx.next();
         if (resume) ctx.request().resume();
     }
 
-    /** The caller the guard authenticated, or null when security is off. */
+    /** Who the request runs as (Impersonate-* headers), or null once refused (400 or 403, audited). */
+    private Impersonation.Identity impersonated(RoutingContext ctx, UserInfo user, RequestAttributes attributes) {
+        try {
+            return Impersonation.actAs(policy.current(), user, ImpersonationHeaders.read(ctx.request().headers()));
+        } catch (ApiException refusal) {
+            refuse(ctx, user, attributes, refusal);
+            return null;
+        }
+    }
+
+    /** The extra attributes of the identity the request runs as (empty unless impersonated with Impersonate-Extra-*). */
+    public Map<String, List<String>> callerExtra(RoutingContext ctx) {
+        Map<String, List<String>> extra = ctx.get(EXTRA_KEY);
+        return extra == null ? Map.of() : extra;
+    }
+
+    /** The caller the guard authenticated (the impersonated identity, if any), or null when security is off. */
     public UserInfo caller(RoutingContext ctx) {
         return ctx.get(USER_KEY);
     }
@@ -143,16 +169,20 @@ public final class ApiSecurity {
     }
 
     private void refuse(RoutingContext ctx, UserInfo user, RequestAttributes attributes, ApiException refusal) {
-        record(user, attributes, refusal.code(), ctx.request().params().contains("dryRun"));
+        refuse(ctx, user, null, attributes, refusal);
+    }
+
+    private void refuse(RoutingContext ctx, UserInfo user, UserInfo impersonated, RequestAttributes attributes, ApiException refusal) {
+        record(user, impersonated, attributes, refusal.code(), ctx.request().params().contains("dryRun"));
         ctx.response().setStatusCode(refusal.code()).putHeader("content-type", "application/json")
                 .end(StatusBody.of(refusal).toString());
     }
 
-    private void record(UserInfo user, RequestAttributes attributes, int code, boolean dryRun) {
+    private void record(UserInfo user, UserInfo impersonated, RequestAttributes attributes, int code, boolean dryRun) {
         if (audit == null || !AuditRecord.worthRecording(attributes.verb(), code)) return;
         audit.record(new AuditRecord(clock.instant(), user.name(), user.groups(), attributes.verb(), attributes.apiGroup(),
                 attributes.resourceRequest() ? attributes.resourceWithSubresource() : attributes.path(),
-                attributes.namespace(), attributes.name(), code, dryRun));
+                attributes.namespace(), attributes.name(), code, dryRun, impersonated));
     }
 
     private static UserInfo anonymous() {
