@@ -7,6 +7,7 @@ import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.ObjectStore;
+import dev.berth.virtualcluster.ClientIdentity;
 import dev.berth.virtualcluster.VirtualClusterProcess;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -80,10 +81,7 @@ public final class BerthSystem implements AutoCloseable {
         List<RunningWorker> workers = new ArrayList<>();
         for (int i = 0; i < clusters.size(); i++) {
             VirtualClusterProcess process = starting.get(i).join();
-            KubernetesClient client = new KubernetesClientBuilder()
-                    .withConfig(Config.fromKubeconfig(process.kubeconfig().toFile()))
-                    .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
-            workers.add(startAgent(vertx, clusters.get(i), process, client));
+            workers.add(startAgent(vertx, clusters.get(i), process, client(vertx, process.kubeconfig())));
             log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
                     .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
@@ -97,12 +95,23 @@ public final class BerthSystem implements AutoCloseable {
         return system;
     }
 
-    private static RunningWorker startAgent(Vertx vertx, WorkerClusterSpec spec, VirtualClusterProcess process, KubernetesClient client) {
-        AgentConfig config = new AgentConfig(spec.name(), Optional.of(process.kubeconfig()), "127.0.0.1", 0,
+    /**
+     * Starts an agent with the agent's own kubeconfig (so the cluster records its requests as the agent's);
+     * {@code adminClient} is the tests' and operator's client of that cluster.
+     */
+    private static RunningWorker startAgent(Vertx vertx, WorkerClusterSpec spec, VirtualClusterProcess process, KubernetesClient adminClient) {
+        Path kubeconfig = process.kubeconfig(ClientIdentity.AGENT);
+        AgentConfig config = new AgentConfig(spec.name(), Optional.of(kubeconfig), "127.0.0.1", 0,
                 Duration.ofSeconds(1), Duration.ofMillis(300), Optional.empty());
-        Agent agent = new Agent(vertx, client, config, Clock.systemUTC());
+        KubernetesClient agentClient = client(vertx, kubeconfig);
+        Agent agent = new Agent(vertx, agentClient, config, Clock.systemUTC());
         int agentPort = await(agent.start().toCompletionStage().toCompletableFuture());
-        return new RunningWorker(spec, process, client, agent, agentPort);
+        return new RunningWorker(spec, process, adminClient, agent, agentClient, agentPort);
+    }
+
+    private static KubernetesClient client(Vertx vertx, Path kubeconfig) {
+        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
+                .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
     }
 
     /** Stops a cluster's agent (its pods keep running): the agent is lost to the manager until {@link #restartAgent}. */
@@ -113,6 +122,7 @@ public final class BerthSystem implements AutoCloseable {
     /** Starts a fresh agent for a cluster whose agent was stopped. */
     public void restartAgent(String name) {
         RunningWorker old = worker(name);
+        old.agentClient().close();
         workers.set(workers.indexOf(old), startAgent(vertx, old.spec(), old.cluster(), old.client()));
     }
 
@@ -124,12 +134,12 @@ public final class BerthSystem implements AutoCloseable {
         }
     }
 
-    /** Writes a kubeconfig Secret and a MultiKueueCluster per worker, and loads them into the manager. */
+    /** Writes a kubeconfig Secret (the manager's own identity in that cluster) and a MultiKueueCluster per worker, and loads them into the manager. */
     private void registerClusters() throws IOException {
         Path registrations = dir.resolve("multikueue-clusters");
         Files.createDirectories(registrations);
         for (RunningWorker worker : workers) {
-            String kubeconfig = Base64.getEncoder().encodeToString(Files.readAllBytes(worker.cluster().kubeconfig()));
+            String kubeconfig = Base64.getEncoder().encodeToString(Files.readAllBytes(worker.cluster().kubeconfig(ClientIdentity.MANAGER)));
             String yaml = """
                     apiVersion: v1
                     kind: Secret
@@ -179,6 +189,7 @@ public final class BerthSystem implements AutoCloseable {
             } catch (Exception e) {
                 log.atWarn().addKeyValue("cluster", worker.name()).log("agent did not stop cleanly: " + e);
             }
+            worker.agentClient().close();
             worker.client().close();
             worker.cluster().stop();
         }

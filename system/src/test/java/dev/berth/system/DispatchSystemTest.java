@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.nio.file.Files;
@@ -164,6 +165,26 @@ class DispatchSystemTest {
         await().atMost(PATIENCE).until(() -> reserved("team-a-cq", "h100", "nvidia.com/gpu").equals("4"));
         finishedWorkload("quota");
         await().atMost(PATIENCE).until(() -> reserved("team-a-cq", "h100", "nvidia.com/gpu").equals("0"));
+    }
+
+    @Test
+    void aNewResourceFlavorReachesEveryWorkersCatalogue() {
+        String flavor = "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\",\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"l4-catalogue\"},"
+                + "\"spec\":{\"nodeLabels\":{\"nvidia.com/gpu.product\":\"NVIDIA-L4\"}}}";
+        assertThat(api.send("POST", "/apis/kueue.x-k8s.io/v1beta2/resourceflavors", "application/json", flavor).statusCode()).isEqualTo(201);
+        try {
+            // The catalogue exists on every worker already: the manager replaces it (create answers 409, then update).
+            for (RunningWorker worker : system.workers()) {
+                await().atMost(PATIENCE).until(() -> catalogue(worker).contains("l4-catalogue"));
+            }
+        } finally {
+            api.send("DELETE", "/apis/kueue.x-k8s.io/v1beta2/resourceflavors/l4-catalogue", null, null);
+        }
+    }
+
+    private static String catalogue(RunningWorker worker) {
+        var map = worker.client().configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.FLAVOR_CATALOGUE).get();
+        return map == null || map.getData() == null ? "" : map.getData().getOrDefault(BerthCrds.FLAVOR_CATALOGUE_KEY, "");
     }
 
     private String reserved(String clusterQueue, String flavor, String resource) {

@@ -4,7 +4,6 @@ import dev.berth.protocol.crd.BerthCrds;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -26,7 +25,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class VirtualCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VirtualCluster.class);
-    public static final String KUBECONFIG_FILE = "kubeconfig";
+    public static final String KUBECONFIG_FILE = ClientIdentity.ADMIN.kubeconfigFile();
+    /** Where each distinct kind of API request is recorded unless told otherwise ({@link ApiRequest} lines). */
+    public static final String REQUEST_LOG_FILE = "api-requests.tsv";
     public static final Duration DEFAULT_PERIOD = Duration.ofMillis(200);
 
     private final String name;
@@ -51,13 +52,23 @@ public final class VirtualCluster implements AutoCloseable {
     /** As above, serving on {@code address}; the kubeconfig names its advertised host (a container's network alias, say). */
     public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period,
                                        ServingAddress address) {
+        return start(name, profile, dir, spot, period, address, dir.resolve(REQUEST_LOG_FILE));
+    }
+
+    /**
+     * As above, recording each distinct kind of API request in {@code requestLog}. Besides the admin
+     * kubeconfig, writes one per {@link ClientIdentity} next to it, so that the agent's and the
+     * manager's requests can be told apart.
+     */
+    public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period,
+                                       ServingAddress address, Path requestLog) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         KubernetesMockServer server = new KubernetesMockServer(
-            new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+            new Context(), new MockWebServer(), new HashMap<>(), new RequestRecorder(name, requestLog), false);
         try {
             server.init(InetAddress.getByName(address.bindHost()), address.port());
         } catch (IOException e) {
@@ -74,8 +85,10 @@ public final class VirtualCluster implements AutoCloseable {
                 client.nodes().resource(node).create();
             }
         }
+        for (ClientIdentity identity : ClientIdentity.values()) {
+            Kubeconfig.write(dir.resolve(identity.kubeconfigFile()), name, address.advertisedHost(), server.getPort(), identity);
+        }
         Path kubeconfig = dir.resolve(KUBECONFIG_FILE);
-        Kubeconfig.write(kubeconfig, name, address.advertisedHost(), server.getPort());
         ClusterSimulator simulator = new ClusterSimulator(client, name, dir, period, Clock.systemUTC());
         simulator.start();
         LOG.info("Virtual cluster {} serves on {}:{} (advertised as {}) with {} node pool(s)", name, address.bindHost(), server.getPort(),

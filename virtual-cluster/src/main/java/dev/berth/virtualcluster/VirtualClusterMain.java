@@ -15,9 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one virtual cluster as a process:
  * {@code VirtualClusterMain --name <name> --dir <dir> --profile <profile> [--spot] [--period-ms 200] [--ignore-stdin]
- * [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST]}. In a container, bind 0.0.0.0 on a fixed port and
+ * [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST] [--request-log FILE]}. In a container, bind 0.0.0.0 on a fixed port and
  * advertise the container's network alias: the kubeconfig then works from the other containers on that network.
- * Prints {@code READY <port> <kubeconfig>} once serving and writes {@code <dir>/ready} with the port.
+ * Each distinct kind of API request, with the identity that made it, goes to the request log
+ * ({@code <dir>/api-requests.tsv} by default). Prints {@code READY <port> <kubeconfig>} once serving and writes {@code <dir>/ready} with the port.
  * Stops cleanly on SIGTERM or when stdin closes (unless --ignore-stdin, for shell scripts).
  */
 public final class VirtualClusterMain {
@@ -39,7 +40,8 @@ public final class VirtualClusterMain {
         ServingAddress address = ServingAddress.of(options.getOrDefault("bind-host", "127.0.0.1"),
             Integer.parseInt(options.getOrDefault("port", "0")), options.get("advertise-host"));
 
-        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period, address);
+        Path requestLog = Path.of(options.getOrDefault("request-log", dir.resolve(VirtualCluster.REQUEST_LOG_FILE).toString())).toAbsolutePath();
+        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period, address, requestLog);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread shutdown = new Thread(() -> {
             cluster.close();
@@ -93,7 +95,7 @@ public final class VirtualClusterMain {
         if (value == null) {
             throw new IllegalArgumentException("missing --" + key
                 + " (usage: --name <name> --dir <dir> --profile a100:3x8[,h100:2x8][,cpu:2] [--spot] [--period-ms 200] [--ignore-stdin]"
-                + " [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST])");
+                + " [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST] [--request-log FILE])");
         }
         return value;
     }

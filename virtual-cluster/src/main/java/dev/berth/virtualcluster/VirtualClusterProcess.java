@@ -23,6 +23,12 @@ import java.util.concurrent.TimeoutException;
  */
 public final class VirtualClusterProcess implements AutoCloseable {
     public static final String LOG_FILE = "cluster.log";
+    /**
+     * A directory that, when this system property names one, receives every cluster's request log
+     * ({@link RequestRecorder}) as {@code <name>-<random>.tsv}, so that a test run's requests outlive the
+     * clusters' temporary directories. Unset: each cluster logs into its own directory.
+     */
+    public static final String REQUEST_LOG_DIR_PROPERTY = "berth.virtualcluster.requestLogDir";
     /** A JVM start, bounded generously: on a 2-core machine shared by many builds it has taken over a minute. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
@@ -53,6 +59,11 @@ public final class VirtualClusterProcess implements AutoCloseable {
         command.addAll(List.of("--name", name, "--dir", dir.toAbsolutePath().toString(), "--profile", profile));
         if (spot) {
             command.add("--spot");
+        }
+        String requestLogDir = System.getProperty(REQUEST_LOG_DIR_PROPERTY);
+        if (requestLogDir != null && !requestLogDir.isBlank()) {
+            command.add("--request-log");
+            command.add(Path.of(requestLogDir, name + "-" + java.util.UUID.randomUUID() + ".tsv").toAbsolutePath().toString());
         }
         try {
             Files.createDirectories(dir);
@@ -110,8 +121,14 @@ public final class VirtualClusterProcess implements AutoCloseable {
         return port;
     }
 
+    /** The admin kubeconfig: for tests and operators, not for Berth's own components. */
     public Path kubeconfig() {
         return kubeconfig;
+    }
+
+    /** The kubeconfig of one identity; its requests are recorded under that identity's name. */
+    public Path kubeconfig(ClientIdentity identity) {
+        return kubeconfig.resolveSibling(identity.kubeconfigFile());
     }
 
     public Path dir() {

@@ -9,7 +9,7 @@ class ServingAddressTest {
     @Test
     void theKubeconfigNamesTheAdvertisedHost() {
         ServingAddress inContainer = ServingAddress.of("0.0.0.0", 6443, "worker-1-api");
-        assertThat(Kubeconfig.render("worker-1", inContainer.advertisedHost(), 6443)).contains("server: http://worker-1-api:6443");
+        assertThat(Kubeconfig.render("worker-1", inContainer.advertisedHost(), 6443, ClientIdentity.ADMIN)).contains("server: http://worker-1-api:6443");
     }
 
     @Test

@@ -74,15 +74,25 @@ public final class AttemptObjects {
         deleteLabelled(namespace, Labels.REMOTE_WORKLOAD, remoteWorkloadName);
     }
 
+    /**
+     * Lists by label and deletes each object by name: a label-selected delete would be a deletecollection,
+     * a verb the agent's ClusterRole does not grant (one such request empties a namespace of every match).
+     */
     private void deleteLabelled(String namespace, String label, String value) {
         for (ResourceDefinitionContext context : OWNERS) {
             try {
-                client.genericKubernetesResources(context).inNamespace(namespace).withLabel(label, value).delete();
+                var kind = client.genericKubernetesResources(context).inNamespace(namespace);
+                for (GenericKubernetesResource owner : kind.withLabel(label, value).list().getItems()) {
+                    if (owner.getMetadata().getDeletionTimestamp() == null) kind.withName(owner.getMetadata().getName()).delete();
+                }
             } catch (KubernetesClientException e) {
                 if (!isMissingApi(e)) throw e;
             }
         }
-        client.pods().inNamespace(namespace).withLabel(label, value).delete();
+        var pods = client.pods().inNamespace(namespace);
+        for (Pod pod : pods.withLabel(label, value).list().getItems()) {
+            if (pod.getMetadata().getDeletionTimestamp() == null) pods.withName(pod.getMetadata().getName()).delete();
+        }
     }
 
     private List<GenericKubernetesResource> listGeneric(ResourceDefinitionContext context) {

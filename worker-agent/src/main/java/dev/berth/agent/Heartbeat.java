@@ -3,11 +3,11 @@ package dev.berth.agent;
 import dev.berth.protocol.Annotations;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.CapacityReport;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's sign of life: Lease berth-system/berth-agent renewed every heartbeat, holding the
- * capacity report per flavor of the catalogue and the highest fencing epoch accepted.
+ * capacity report per flavor of the catalogue and the highest fencing epoch accepted. Namespace
+ * berth-system is the installation's (deploy/worker-agent/base): the agent needs no right on
+ * Namespaces, only on its Lease there.
  */
 public final class Heartbeat {
     private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
@@ -75,24 +77,29 @@ public final class Heartbeat {
      */
     public void beat() {
         try {
-            ensureSystemNamespace();
             ClusterSnapshot cluster = reconciledSnapshot.get()
                     .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
             CapacityReport report = CapacityCalculator.report(cluster, catalogue.read(), clock.instant(), AGENT_VERSION);
             writeLease(report);
             metrics.capacity(report);
             health.heartbeatSucceeded();
+        } catch (KubernetesClientException e) {
+            failed(e, switch (e.getCode()) {
+                case HttpURLConnection.HTTP_NOT_FOUND -> "heartbeat failed: is namespace " + BerthCrds.SYSTEM_NAMESPACE
+                        + " there? It comes with deploy/worker-agent/base; the agent does not create it";
+                case HttpURLConnection.HTTP_FORBIDDEN -> "heartbeat failed: the agent's ServiceAccount lacks a permission;"
+                        + " compare its Role and ClusterRole with deploy/worker-agent/base/rbac.yaml";
+                default -> "heartbeat failed";
+            });
         } catch (RuntimeException e) {
-            metrics.heartbeatFailed();
-            health.heartbeatFailed();
-            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("heartbeat failed");
+            failed(e, "heartbeat failed");
         }
     }
 
-    private void ensureSystemNamespace() {
-        if (client.namespaces().withName(BerthCrds.SYSTEM_NAMESPACE).get() != null) return;
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(BerthCrds.SYSTEM_NAMESPACE).endMetadata().build())
-                .createOr(NonDeletingOperation::update);
+    private void failed(RuntimeException e, String message) {
+        metrics.heartbeatFailed();
+        health.heartbeatFailed();
+        LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log(message);
     }
 
     private void writeLease(CapacityReport report) {

@@ -17,6 +17,7 @@ import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -86,6 +87,8 @@ class AgentIntegrationTest {
         client.nodes().resource(gpuNode("a100-2", A100, 8).build()).create();
         client.nodes().resource(gpuNode("h100-1", H100, 8).build()).create();
         client.nodes().resource(gpuNode("l4-1", L4, 4).build()).create();
+        // As deploy/worker-agent/base does: the installation creates berth-system, the agent only uses it.
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(BerthCrds.SYSTEM_NAMESPACE).endMetadata().build()).create();
         client.configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).resource(new ConfigMapBuilder()
                 .withNewMetadata().withName(BerthCrds.FLAVOR_CATALOGUE).endMetadata()
                 .addToData(BerthCrds.FLAVOR_CATALOGUE_KEY, client.getKubernetesSerialization().asJson(List.of(Fixtures.a100(), gpuFlavor("h100", H100))))
@@ -163,7 +166,6 @@ class AgentIntegrationTest {
             assertThat(report.getFlavors().get(0).getNodes()).isEqualTo(2);
             assertThat(report.getFlavors().get(0).getAllocatable()).containsEntry("nvidia.com/gpu", "16");
         });
-        assertThat(client.namespaces().withName(BerthCrds.SYSTEM_NAMESPACE).get()).isNotNull();
         await().atMost(WAIT).untilAsserted(() -> assertThat(get("/readyz").statusCode()).isEqualTo(200));
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         await().atMost(WAIT).untilAsserted(() -> assertThat(get("/metrics").body())

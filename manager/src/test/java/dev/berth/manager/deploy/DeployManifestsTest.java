@@ -81,7 +81,7 @@ class DeployManifestsTest {
 
     @Test
     void managerBaseHasItsObjectsInBerthSystem() {
-        assertThat(kinds(manager)).containsExactlyInAnyOrder("Namespace", "ServiceAccount", "Role", "RoleBinding",
+        assertThat(kinds(manager)).containsExactlyInAnyOrder("Namespace", "ServiceAccount",
                 "ConfigMap", "PersistentVolumeClaim", "Deployment", "Service");
         assertNamespacedObjectsIn(manager, "berth-system");
         JsonNode deployment = only(manager, "Deployment", "berth-manager");
@@ -150,42 +150,50 @@ class DeployManifestsTest {
     }
 
     @Test
-    void managerNeedsOnlyLeasesInItsOwnNamespace() {
-        assertThat(kinds(manager)).doesNotContain("ClusterRole", "ClusterRoleBinding");
-        assertThat(grants(only(manager, "Role", "berth-manager-leader-election"))).isEqualTo(Map.of(
-                "coordination.k8s.io/leases", Set.of("get", "list", "watch", "create", "update", "patch")));
+    void managerHasNoAccessToItsOwnClustersApi() {
+        for (List<JsonNode> rendered : List.of(manager, managerHa)) {
+            assertThat(kinds(rendered)).doesNotContain("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
+            assertThat(only(rendered, "ServiceAccount", "berth-manager").at("/automountServiceAccountToken").asBoolean(true))
+                    .as("the manager's pods get no API token").isFalse();
+            assertThat(only(rendered, "Deployment", "berth-manager").at("/spec/template/spec/automountServiceAccountToken").asBoolean(false))
+                    .as("the pod spec does not mount the token back in").isFalse();
+        }
     }
 
+    /** The shape of the agent's roles; that they match what the agent really does is WorkerRbacContractTest's (system module). */
     @Test
     void agentIsGrantedExactlyWhatItNeeds() {
-        Set<String> crud = Set.of("get", "list", "watch", "create", "update", "patch", "delete");
+        Set<String> createListDelete = Set.of("list", "create", "delete");
         assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(Map.of(
-                "berth.dev/remoteworkloads", Set.of("get", "list", "watch", "update", "patch"),
-                "berth.dev/remoteworkloads/status", Set.of("get", "list", "watch", "update", "patch"),
-                "batch/jobs", crud,
-                "batch/jobs/status", Set.of("get"),
-                "jobset.x-k8s.io/jobsets", crud,
-                "jobset.x-k8s.io/jobsets/status", Set.of("get"),
-                "/pods", Set.of("get", "list", "watch", "create", "delete"),
-                "/nodes", Set.of("get", "list", "watch")));
+                "berth.dev/remoteworkloads", Set.of("list", "watch"),
+                "berth.dev/remoteworkloads/status", Set.of("update"),
+                "batch/jobs", createListDelete,
+                "jobset.x-k8s.io/jobsets", createListDelete,
+                "/pods", Set.of("list", "watch", "create", "delete"),
+                "/nodes", Set.of("list")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
-                "coordination.k8s.io/leases", Set.of("get", "create", "update", "patch"),
-                "/configmaps", Set.of("get", "list", "watch")));
+                "coordination.k8s.io/leases", Set.of("get", "create", "update"),
+                "/configmaps", Set.of("get")));
+        assertThat(namedGrants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
+                "coordination.k8s.io/leases", Set.of("berth-agent"), "/configmaps", Set.of("berth-flavors")));
+        assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).doesNotContainKey("/namespaces");
         assertBoundTo(agent, "berth-agent");
     }
 
+    /** The shape of the manager's roles in a worker; that they match what it really does is WorkerRbacContractTest's (system module). */
     @Test
     void managerAccessInWorkersIsGrantedExactlyWhatDispatchNeeds() {
         assertThat(grants(only(managerAccess, "ClusterRole", "berth-manager-access"))).isEqualTo(Map.of(
-                "berth.dev/remoteworkloads", Set.of("get", "list", "watch", "create", "update", "patch", "delete"),
-                "berth.dev/remoteworkloads/status", Set.of("get"),
+                "berth.dev/remoteworkloads", Set.of("get", "list", "create", "patch", "delete"),
                 "/namespaces", Set.of("get", "create"),
-                "batch/jobs", Set.of("get", "list", "delete"),
+                "batch/jobs", Set.of("list", "delete"),
                 "jobset.x-k8s.io/jobsets", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),
-                "coordination.k8s.io/leases", Set.of("get", "list")));
+                "coordination.k8s.io/leases", Set.of("get")));
+        assertThat(namedGrants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
+                "coordination.k8s.io/leases", Set.of("berth-agent"), "/configmaps", Set.of("berth-flavors")));
         assertBoundTo(managerAccess, "berth-manager-access");
         JsonNode token = only(managerAccess, "Secret", "berth-manager-access-token");
         assertThat(token.at("/metadata/annotations/kubernetes.io~1service-account.name").asText())
@@ -299,6 +307,21 @@ class DeployManifestsTest {
             }
         }
         return grants;
+    }
+
+    /** "group/resource" to the object names its rules with resourceNames are limited to. */
+    private static Map<String, Set<String>> namedGrants(JsonNode role) {
+        Map<String, Set<String>> names = new TreeMap<>();
+        for (JsonNode rule : role.get("rules")) {
+            if (rule.get("resourceNames") == null) continue;
+            for (JsonNode group : rule.get("apiGroups")) {
+                for (JsonNode resource : rule.get("resources")) {
+                    names.computeIfAbsent(group.asText() + "/" + resource.asText(), k -> new TreeSet<>())
+                            .addAll(stream(rule.get("resourceNames")).map(JsonNode::asText).toList());
+                }
+            }
+        }
+        return names;
     }
 
     private static void assertBoundTo(List<JsonNode> rendered, String serviceAccount) {

@@ -1,0 +1,34 @@
+package dev.berth.system.rbac;
+
+import dev.berth.virtualcluster.ClientIdentity;
+import java.util.List;
+
+/**
+ * Grants the shipped worker roles keep although the end-to-end suites never use them: each is needed on
+ * a path the suites do not reach, named in its reason. Keep this list short and every reason checkable.
+ */
+final class WorkerRbacExceptions {
+    record Allowed(ClientIdentity identity, String verb, String apiGroup, String resource, String reason) {}
+
+    private static final String ONLY_JOBS = "the end-to-end suites dispatch batch/v1 Jobs only";
+
+    static final List<Allowed> UNUSED_BUT_NEEDED = List.of(
+            new Allowed(ClientIdentity.AGENT, "create", "jobset.x-k8s.io", "jobsets",
+                    "a RemoteWorkload whose template is a JobSet (TemplateRenderer; rendering covered by TemplateRendererTest); " + ONLY_JOBS),
+            new Allowed(ClientIdentity.AGENT, "delete", "jobset.x-k8s.io", "jobsets",
+                    "removing a JobSet attempt that was stopped, rejected, expired or deleted (AttemptObjects.deleteAttempt deletes "
+                            + "Jobs and JobSets alike, by name after a labelled list); " + ONLY_JOBS),
+            new Allowed(ClientIdentity.AGENT, "create", "", "pods",
+                    "a RemoteWorkload whose template is a Pod or a List of Pods, a Kueue pod group (TemplateRenderer; rendering covered by "
+                            + "TemplateRendererTest); " + ONLY_JOBS),
+            new Allowed(ClientIdentity.MANAGER, "delete", "jobset.x-k8s.io", "jobsets",
+                    "fencing an old JobSet attempt on a cluster whose agent is lost (AttemptFencing deletes Jobs and JobSets alike, "
+                            + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS));
+
+    static boolean allowsUnused(ClientIdentity identity, RbacRule single) {
+        return UNUSED_BUT_NEEDED.stream().anyMatch(e -> e.identity() == identity && single.verbs().contains(e.verb())
+                && single.apiGroups().contains(e.apiGroup()) && single.resources().contains(e.resource()));
+    }
+
+    private WorkerRbacExceptions() {}
+}
