@@ -65,8 +65,8 @@ final class FileJournal implements WriteLog {
         long started = System.nanoTime();
         Path temp = snapshotTempFile(directory);
         int count = 0;
-        try (FileChannel snapshot = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel snapshot = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), PrivateFiles.fileAttributes(directory))) {
             write(snapshot, JournalFormat.encodeSnapshotHeader(table.revision()));
             for (StoredObject object : table.all()) {
                 write(snapshot, JournalFormat.encode(new WriteRecord(WriteRecord.Op.PUT, object)));

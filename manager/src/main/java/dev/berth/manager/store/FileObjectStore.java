@@ -49,13 +49,15 @@ public final class FileObjectStore extends TableBackedStore {
     public static FileObjectStore open(Path directory, Clock clock, long compactAfterBytes) {
         FileChannel lockChannel = null;
         try {
-            Files.createDirectories(directory);
+            PrivateFiles.ownDirectory(directory);
             lockChannel = lock(directory);
+            PrivateFiles.restrictIfPresent(FileJournal.snapshotFile(directory));
+            PrivateFiles.restrictIfPresent(FileJournal.journalFile(directory));
             ObjectTable table = new ObjectTable(clock);
             long snapshotRevision = loadSnapshot(directory, table);
             replayJournal(directory, table, snapshotRevision);
-            FileChannel channel = FileChannel.open(FileJournal.journalFile(directory),
-                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileChannel channel = FileChannel.open(FileJournal.journalFile(directory), java.util.Set.of(
+                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
             FileJournal journal = new FileJournal(directory, channel, compactAfterBytes);
             table.logTo(journal);
             log.atInfo().setMessage("opened object store")
@@ -99,7 +101,9 @@ public final class FileObjectStore extends TableBackedStore {
     }
 
     private static FileChannel lock(Path directory) throws IOException {
-        FileChannel channel = FileChannel.open(directory.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(directory.resolve("LOCK"), java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                PrivateFiles.fileAttributes(directory));
+        PrivateFiles.restrictIfPresent(directory.resolve("LOCK"));
         FileLock lock;
         try {
             lock = channel.tryLock();
