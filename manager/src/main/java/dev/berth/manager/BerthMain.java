@@ -29,7 +29,7 @@ import java.util.Map;
  *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
  *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME] [--expected-members N]
- *                    [--join-timeout-seconds S]
+ *                    [--join-timeout-seconds S] [--encryption-provider-config FILE]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
@@ -106,7 +106,14 @@ public final class BerthMain {
             return;
         }
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
-        ObjectStore store = settings.openStore(data, Clock.systemUTC());
+        ObjectStore store;
+        try {
+            store = settings.openStore(data, Clock.systemUTC());
+        } catch (IllegalArgumentException | IllegalStateException cannotOpen) {
+            System.err.println(cannotOpen.getMessage());
+            System.exit(2);
+            return;
+        }
         var security = SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {

@@ -5,6 +5,9 @@ import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
+import dev.berth.manager.store.StorageTransformer;
+import dev.berth.manager.store.encryption.EncryptionConfig;
+import dev.berth.manager.store.encryption.SecretEncryption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -41,8 +44,11 @@ final class LaunchSettings {
             Map.entry("--min-members-to-lead", "BERTH_MIN_MEMBERS_TO_LEAD"),
             Map.entry("--heartbeat-timeout-seconds", "BERTH_HEARTBEAT_TIMEOUT_SECONDS"),
             Map.entry("--expected-members", "BERTH_EXPECTED_MEMBERS"),
-            Map.entry("--join-timeout-seconds", "BERTH_JOIN_TIMEOUT_SECONDS"));
+            Map.entry("--join-timeout-seconds", "BERTH_JOIN_TIMEOUT_SECONDS"),
+            Map.entry("--encryption-provider-config", "BERTH_ENCRYPTION_PROVIDER_CONFIG"));
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LaunchSettings.class);
+    private static final String SECRETS = "/secrets";
     private final Map<String, String> values = new HashMap<>();
 
     LaunchSettings(Map<String, String> environment) {
@@ -78,12 +84,33 @@ final class LaunchSettings {
         return storeKind().equals("file") ? data.toAbsolutePath().toString() : postgres().toString();
     }
 
+    /**
+     * Opens the store, with Secrets encrypted at rest when --encryption-provider-config names a kube
+     * EncryptionConfiguration. Every stored Secret is read once before serving, so a missing or wrong
+     * key stops the start with a message naming the key, not a later read.
+     */
     ObjectStore openStore(Path data, Clock clock) throws IOException {
-        if (storeKind().equals("file")) {
-            Files.createDirectories(data);
-            return FileObjectStore.open(data, clock);
+        StorageTransformer transformer = encryption();
+        ObjectStore store = storeKind().equals("file")
+                ? FileObjectStore.open(data, clock, FileObjectStore.DEFAULT_COMPACT_AFTER_BYTES, transformer)
+                : PostgresObjectStore.open(postgres(), clock, transformer);
+        if (transformer != StorageTransformer.IDENTITY) {
+            try {
+                int secrets = store.list(SECRETS, null).size();
+                log.atInfo().setMessage("encryption at rest of Secrets is on")
+                        .addKeyValue("writeKey", String.valueOf(((SecretEncryption) transformer).writeKeyName()))
+                        .addKeyValue("secretsReadable", secrets).log();
+            } catch (RuntimeException unreadable) {
+                store.close();
+                throw unreadable;
+            }
         }
-        return PostgresObjectStore.open(postgres(), clock);
+        return store;
+    }
+
+    private StorageTransformer encryption() {
+        String file = values.get("BERTH_ENCRYPTION_PROVIDER_CONFIG");
+        return file == null ? StorageTransformer.IDENTITY : new SecretEncryption(EncryptionConfig.load(Path.of(file)));
     }
 
     private PostgresConfig postgres() {
