@@ -30,6 +30,8 @@ import java.util.Map;
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
  *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME] [--expected-members N]
  *                    [--join-timeout-seconds S] [--encryption-provider-config FILE]
+ *                    [--replica-ca-file F --replica-cert-file F --replica-key-file F] [--replica-allowed-names a,b]
+ *                    [--replica-port 9443]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
@@ -120,7 +122,7 @@ public final class BerthMain {
                 BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
-            }, security.orElse(null));
+            }, security.orElse(null), settings.replicaTrust());
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
