@@ -55,6 +55,7 @@ public final class ManagerReplica implements AutoCloseable {
     private final HttpServer replicaServer;
     private final boolean tls;
     private final JoinGate joinGate;
+    private final MemberAllowList allowList;
 
     /** How often a follower rereads the RBAC objects the leader wrote. */
     static final Duration RBAC_REFRESH = Duration.ofSeconds(1);
@@ -66,6 +67,7 @@ public final class ManagerReplica implements AutoCloseable {
         this.store = store;
         this.hazelcast = hazelcast;
         this.vertx = vertx;
+        this.allowList = MemberAllowList.of(options);
         this.joinGate = new JoinGate(options.joinQuorum(), options.joinTimeout(), Clock.systemUTC());
         this.readExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "berth-reads-" + options.replicaId());
@@ -102,7 +104,14 @@ public final class ManagerReplica implements AutoCloseable {
         });
         hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
-            public void memberAdded(MembershipEvent event) { }
+            public void memberAdded(MembershipEvent event) {
+                var address = event.getMember().getAddress();
+                if (allowList.allows(address.getHost(), address.getPort())) return;
+                log.atError().setMessage("a Hazelcast member not in --cluster-members joined; it does not count towards leading."
+                                + " Restrict the cluster port to the replicas (network policy, firewall)")
+                        .addKeyValue("replica", options.replicaId())
+                        .addKeyValue("member", address.toString()).log();
+            }
 
             @Override
             public void memberRemoved(MembershipEvent event) {
@@ -182,14 +191,20 @@ public final class ManagerReplica implements AutoCloseable {
     }
 
     private boolean enoughMembers() {
-        return hazelcast.getLifecycleService().isRunning()
-                && hazelcast.getCluster().getMembers().size() >= options.minMembersToLead();
+        return hazelcast.getLifecycleService().isRunning() && listedMembers() >= options.minMembersToLead();
+    }
+
+    /** The members that count as replicas ({@link MemberAllowList}): an unlisted member never makes up a quorum. */
+    private int listedMembers() {
+        return (int) hazelcast.getCluster().getMembers().stream()
+                .filter(member -> member.localMember() || allowList.allows(member.getAddress().getHost(), member.getAddress().getPort()))
+                .count();
     }
 
     /** Whether this replica's join has settled ({@link JoinGate}); logs once when it does. */
     private boolean joinSettled() {
         if (joinGate.isSettled()) return true;
-        int members = hazelcast.getCluster().getMembers().size();
+        int members = listedMembers();
         JoinGate.Settled settled = joinGate.settle(members, this::leaderKnown);
         if (settled == null) return false;
         log.atInfo().setMessage("cluster join settled: may campaign for leadership")
