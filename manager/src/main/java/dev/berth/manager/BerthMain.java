@@ -118,6 +118,12 @@ public final class BerthMain {
         }
         var security = SecurityFlags.parse(securityFlags, data);
         if (settings.replicated()) {
+            if (security.isPresent() && settings.replicaTrust() == null) {
+                System.err.println("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and --replica-key-file"
+                        + " (followers forward callers' identities to the leader over mutual TLS, never their tokens)");
+                System.exit(2);
+                return;
+            }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
                 BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
