@@ -30,7 +30,9 @@ import java.util.Map;
  *                    [--cluster-members h:p,h:p | --kubernetes-service-dns NAME] [--replica-id ID] [--cluster-host H]
  *                    [--cluster-port P] [--eventbus-port P] [--advertise-url URL] [--min-members-to-lead N]
  *                    [--heartbeat-timeout-seconds S] [--cluster-name NAME] [--expected-members N]
- *                    [--join-timeout-seconds S]
+ *                    [--join-timeout-seconds S] [--encryption-provider-config FILE]
+ *                    [--replica-ca-file F --replica-cert-file F --replica-key-file F] [--replica-allowed-names a,b]
+ *                    [--replica-port 9443]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
@@ -109,15 +111,28 @@ public final class BerthMain {
             return;
         }
         SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
-        ObjectStore store = settings.openStore(data, Clock.systemUTC());
+        ObjectStore store;
+        try {
+            store = settings.openStore(data, Clock.systemUTC());
+        } catch (IllegalArgumentException | IllegalStateException cannotOpen) {
+            System.err.println(cannotOpen.getMessage());
+            System.exit(2);
+            return;
+        }
         var security = SecurityFlags.parse(securityFlags, data);
         ObjectCountLimits limits = objectCounts;
         if (settings.replicated()) {
+            if (security.isPresent() && settings.replicaTrust() == null) {
+                System.err.println("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and --replica-key-file"
+                        + " (followers forward callers' identities to the leader over mutual TLS, never their tokens)");
+                System.exit(2);
+                return;
+            }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
                 BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
-            }, security.orElse(null));
+            }, security.orElse(null), settings.replicaTrust());
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));

@@ -1,10 +1,14 @@
 package dev.berth.manager;
 
 import dev.berth.manager.ha.ReplicaOptions;
+import dev.berth.manager.security.ReplicaTrust;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
+import dev.berth.manager.store.StorageTransformer;
+import dev.berth.manager.store.encryption.EncryptionConfig;
+import dev.berth.manager.store.encryption.SecretEncryption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,6 +20,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The store and replica settings of {@link BerthMain}: each has an environment variable (for
@@ -41,8 +46,19 @@ final class LaunchSettings {
             Map.entry("--min-members-to-lead", "BERTH_MIN_MEMBERS_TO_LEAD"),
             Map.entry("--heartbeat-timeout-seconds", "BERTH_HEARTBEAT_TIMEOUT_SECONDS"),
             Map.entry("--expected-members", "BERTH_EXPECTED_MEMBERS"),
-            Map.entry("--join-timeout-seconds", "BERTH_JOIN_TIMEOUT_SECONDS"));
+            Map.entry("--join-timeout-seconds", "BERTH_JOIN_TIMEOUT_SECONDS"),
+            Map.entry("--encryption-provider-config", "BERTH_ENCRYPTION_PROVIDER_CONFIG"),
+            Map.entry("--replica-ca-file", "BERTH_REPLICA_CA_FILE"),
+            Map.entry("--replica-cert-file", "BERTH_REPLICA_CERT_FILE"),
+            Map.entry("--replica-key-file", "BERTH_REPLICA_KEY_FILE"),
+            Map.entry("--replica-allowed-names", "BERTH_REPLICA_ALLOWED_NAMES"),
+            Map.entry("--replica-port", "BERTH_REPLICA_PORT"));
 
+    /** Where replicas forward to the leader (mutual TLS) unless --replica-port says otherwise. */
+    static final int DEFAULT_REPLICA_PORT = 9443;
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LaunchSettings.class);
+    private static final String SECRETS = "/secrets";
     private final Map<String, String> values = new HashMap<>();
 
     LaunchSettings(Map<String, String> environment) {
@@ -78,12 +94,33 @@ final class LaunchSettings {
         return storeKind().equals("file") ? data.toAbsolutePath().toString() : postgres().toString();
     }
 
+    /**
+     * Opens the store, with Secrets encrypted at rest when --encryption-provider-config names a kube
+     * EncryptionConfiguration. Every stored Secret is read once before serving, so a missing or wrong
+     * key stops the start with a message naming the key, not a later read.
+     */
     ObjectStore openStore(Path data, Clock clock) throws IOException {
-        if (storeKind().equals("file")) {
-            Files.createDirectories(data);
-            return FileObjectStore.open(data, clock);
+        StorageTransformer transformer = encryption();
+        ObjectStore store = storeKind().equals("file")
+                ? FileObjectStore.open(data, clock, FileObjectStore.DEFAULT_COMPACT_AFTER_BYTES, transformer)
+                : PostgresObjectStore.open(postgres(), clock, transformer);
+        if (transformer != StorageTransformer.IDENTITY) {
+            try {
+                int secrets = store.list(SECRETS, null).size();
+                log.atInfo().setMessage("encryption at rest of Secrets is on")
+                        .addKeyValue("writeKey", String.valueOf(((SecretEncryption) transformer).writeKeyName()))
+                        .addKeyValue("secretsReadable", secrets).log();
+            } catch (RuntimeException unreadable) {
+                store.close();
+                throw unreadable;
+            }
         }
-        return PostgresObjectStore.open(postgres(), clock);
+        return store;
+    }
+
+    private StorageTransformer encryption() {
+        String file = values.get("BERTH_ENCRYPTION_PROVIDER_CONFIG");
+        return file == null ? StorageTransformer.IDENTITY : new SecretEncryption(EncryptionConfig.load(Path.of(file)));
     }
 
     private PostgresConfig postgres() {
@@ -101,6 +138,25 @@ final class LaunchSettings {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the PostgreSQL password file " + file, e);
         }
+    }
+
+    /**
+     * Mutual TLS between replicas from --replica-ca-file, --replica-cert-file, --replica-key-file,
+     * --replica-allowed-names (comma-separated common names; empty allows any certificate the CA
+     * signed) and --replica-port; null when no replica CA is given.
+     */
+    ReplicaTrust replicaTrust() {
+        String ca = values.get("BERTH_REPLICA_CA_FILE");
+        if (ca == null) return null;
+        String cert = values.get("BERTH_REPLICA_CERT_FILE");
+        String key = values.get("BERTH_REPLICA_KEY_FILE");
+        if (cert == null || key == null) {
+            throw new IllegalArgumentException("--replica-ca-file needs --replica-cert-file and --replica-key-file too");
+        }
+        Set<String> allowed = Arrays.stream(values.getOrDefault("BERTH_REPLICA_ALLOWED_NAMES", "").split(","))
+                .map(String::strip).filter(name -> !name.isEmpty()).collect(java.util.stream.Collectors.toSet());
+        int port = Integer.parseInt(values.getOrDefault("BERTH_REPLICA_PORT", Integer.toString(DEFAULT_REPLICA_PORT)));
+        return new ReplicaTrust(Path.of(ca), Path.of(cert), Path.of(key), allowed, port);
     }
 
     ReplicaOptions replicaOptions(String apiHost, int apiPort) {

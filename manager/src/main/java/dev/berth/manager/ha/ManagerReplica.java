@@ -15,7 +15,12 @@ import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+import dev.berth.manager.security.ReplicaTrust;
+import dev.berth.manager.security.edge.FrontProxyIdentity;
 import java.time.Clock;
 import java.time.Duration;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -46,27 +51,31 @@ public final class ManagerReplica implements AutoCloseable {
     private final RequestForwarder forwarder;
     private final ExecutorService readExecutor;
     private final HttpServer server;
+    /** The replica port (mutual TLS), when replica trust is configured. */
+    private final HttpServer replicaServer;
     private final boolean tls;
     private final JoinGate joinGate;
+    private final MemberAllowList allowList;
 
     /** How often a follower rereads the RBAC objects the leader wrote. */
     static final Duration RBAC_REFRESH = Duration.ofSeconds(1);
 
     private ManagerReplica(ReplicaOptions options, ObjectStore store, HazelcastInstance hazelcast, Vertx vertx,
-                           Supplier<BerthManager> managers, SecurityOptions securityOrNull) {
+                           Supplier<BerthManager> managers, SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull) {
         this.tls = securityOrNull != null && securityOrNull.tls().isPresent();
         this.options = options;
         this.store = store;
         this.hazelcast = hazelcast;
         this.vertx = vertx;
+        this.allowList = MemberAllowList.of(options);
         this.joinGate = new JoinGate(options.joinQuorum(), options.joinTimeout(), Clock.systemUTC());
         this.readExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "berth-reads-" + options.replicaId());
             thread.setDaemon(true);
             return thread;
         });
-        this.forwarder = new RequestForwarder(vertx, securityOrNull == null ? null
-                : securityOrNull.tls().map(SecurityOptions.Tls::certificate).orElse(null));
+        this.forwarder = new RequestForwarder(vertx, replicaTrustOrNull);
+        FrontProxyIdentity loopbackProxy = FrontProxyIdentity.withRandomSecret();
         ApiSecurity frontSecurity = ApiSecurity.limitsOnly();
         HttpServerOptions serverOptions = new HttpServerOptions();
         if (securityOrNull != null) {
@@ -76,20 +85,33 @@ public final class ManagerReplica implements AutoCloseable {
             serverOptions = SecureServer.serverOptions(securityOrNull);
         }
         String[] url = new String[1];
-        this.leadership = new Leadership(vertx, store, managers, this::eligible, options.replicaId(),
-                () -> url[0], options.leadershipCheckInterval());
+        this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy), this::eligible,
+                options.replicaId(), () -> url[0], options.leadershipCheckInterval());
         this.server = vertx.createHttpServer(serverOptions)
                 .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
                         .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
                 .listen(options.apiPort(), options.apiHost()).await();
-        url[0] = tls ? options.advertisedUrlFor(server.actualPort()).replaceFirst("^http://", "https://")
+        this.replicaServer = replicaTrustOrNull == null ? null : vertx.createHttpServer(replicaServerOptions(replicaTrustOrNull))
+                .requestHandler(new ReplicaListener(options.replicaId(), leadership, forwarder, replicaTrustOrNull, loopbackProxy,
+                        Clock.systemUTC())::handle)
+                .listen(replicaTrustOrNull.port(), options.apiHost()).await();
+        String publicUrl = tls ? options.advertisedUrlFor(server.actualPort()).replaceFirst("^http://", "https://")
                 : options.advertisedUrlFor(server.actualPort());
+        url[0] = replicaServer == null ? publicUrl
+                : "https://" + java.net.URI.create(publicUrl).getHost() + ":" + replicaServer.actualPort();
         hazelcast.getLifecycleService().addLifecycleListener(event -> {
             if (FENCING_STATES.contains(event.getState())) leadership.stepDown("hazelcast member " + event.getState());
         });
         hazelcast.getCluster().addMembershipListener(new MembershipListener() {
             @Override
-            public void memberAdded(MembershipEvent event) { }
+            public void memberAdded(MembershipEvent event) {
+                var address = event.getMember().getAddress();
+                if (allowList.allows(address.getHost(), address.getPort())) return;
+                log.atError().setMessage("a Hazelcast member not in --cluster-members joined; it does not count towards leading."
+                                + " Restrict the cluster port to the replicas (network policy, firewall)")
+                        .addKeyValue("replica", options.replicaId())
+                        .addKeyValue("member", address.toString()).log();
+            }
 
             @Override
             public void memberRemoved(MembershipEvent event) {
@@ -115,13 +137,30 @@ public final class ManagerReplica implements AutoCloseable {
      */
     public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
                                        SecurityOptions securityOrNull) {
+        return start(options, store, managers, securityOrNull, null);
+    }
+
+    /**
+     * As above, with the replicas trusting each other through mutual TLS from a replica CA: followers
+     * forward to the leader's replica port as the callers they authenticated, never with their tokens.
+     * Secured replicas need it: without it a follower would have to pass bearer tokens to whichever
+     * member published itself as leader.
+     *
+     * @throws IllegalArgumentException when securityOrNull is given without replicaTrustOrNull
+     */
+    public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
+                                       SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull) {
+        if (securityOrNull != null && replicaTrustOrNull == null) {
+            throw new IllegalArgumentException("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and"
+                    + " --replica-key-file (followers forward callers' identities to the leader over mutual TLS, never their tokens)");
+        }
         HazelcastInstance hazelcast = Hazelcast.newHazelcastInstance(HazelcastSetup.config(options));
         try {
             VertxOptions vertxOptions = new VertxOptions();
             vertxOptions.getEventBusOptions().setHost(options.clusterHost()).setPort(options.eventBusPort());
             Vertx vertx = Vertx.builder().with(vertxOptions).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered().await();
-            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers, securityOrNull);
+            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers, securityOrNull, replicaTrustOrNull);
             log.atInfo().setMessage("manager replica serving")
                     .addKeyValue("replica", options.replicaId())
                     .addKeyValue("url", replica.url())
@@ -134,20 +173,38 @@ public final class ManagerReplica implements AutoCloseable {
         }
     }
 
+    private static HttpServerOptions replicaServerOptions(ReplicaTrust trust) {
+        return new HttpServerOptions().setSsl(true)
+                .setKeyCertOptions(new PemKeyCertOptions().setCertPath(trust.certificateFile().toString()).setKeyPath(trust.keyFile().toString()))
+                .setTrustOptions(new PemTrustOptions().addCertPath(trust.caFile().toString()))
+                .setClientAuth(ClientAuth.REQUIRED);
+    }
+
+    /** The cluster-wide leader record this replica reads and publishes (tests). */
+    LeaderDirectory directory() {
+        return leadership.directory();
+    }
+
     /** Campaigns and keeps leading only while this holds (checked by the leadership thread). */
     private boolean eligible() {
         return enoughMembers() && joinSettled();
     }
 
     private boolean enoughMembers() {
-        return hazelcast.getLifecycleService().isRunning()
-                && hazelcast.getCluster().getMembers().size() >= options.minMembersToLead();
+        return hazelcast.getLifecycleService().isRunning() && listedMembers() >= options.minMembersToLead();
+    }
+
+    /** The members that count as replicas ({@link MemberAllowList}): an unlisted member never makes up a quorum. */
+    private int listedMembers() {
+        return (int) hazelcast.getCluster().getMembers().stream()
+                .filter(member -> member.localMember() || allowList.allows(member.getAddress().getHost(), member.getAddress().getPort()))
+                .count();
     }
 
     /** Whether this replica's join has settled ({@link JoinGate}); logs once when it does. */
     private boolean joinSettled() {
         if (joinGate.isSettled()) return true;
-        int members = hazelcast.getCluster().getMembers().size();
+        int members = listedMembers();
         JoinGate.Settled settled = joinGate.settle(members, this::leaderKnown);
         if (settled == null) return false;
         log.atInfo().setMessage("cluster join settled: may campaign for leadership")
@@ -217,6 +274,7 @@ public final class ManagerReplica implements AutoCloseable {
     public void close() {
         leadership.close();
         server.close().await();
+        if (replicaServer != null) replicaServer.close().await();
         forwarder.close();
         vertx.close().await();
         if (hazelcast.getLifecycleService().isRunning()) hazelcast.shutdown();

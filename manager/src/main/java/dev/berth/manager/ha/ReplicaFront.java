@@ -1,6 +1,9 @@
 package dev.berth.manager.ha;
 
+import dev.berth.manager.security.UserInfo;
 import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.FrontProxyIdentity;
+import io.vertx.core.MultiMap;
 import dev.berth.protocol.ManagerReplicas;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
@@ -19,8 +22,11 @@ import java.util.Map;
  *
  * <p>Security: on the leader, its manager guards every request itself. On a follower the same
  * {@link ApiSecurity} guard (authentication, rate limit, RBAC, audit) runs before a read is served or
- * a request is forwarded. A forwarded request carries the caller's own Authorization header and the
- * leader authenticates it again; no identity is asserted by one replica to another.
+ * a request is forwarded. The follower then forwards as a front proxy does: to the leader's replica
+ * port ({@link ReplicaListener}) over mutual TLS from the replica CA, asserting the caller it
+ * authenticated as X-Remote-User/X-Remote-Group and never passing the caller's bearer token on. A
+ * member that publishes itself as leader without a replica certificate gets no request: the TLS
+ * handshake with it fails and the caller gets 503. X-Remote-* headers sent by a caller are dropped.
  */
 final class ReplicaFront {
     private final String replicaId;
@@ -74,10 +80,21 @@ final class ReplicaFront {
                 if (leader == null || leader.replicaId().equals(replicaId)) {
                     RequestForwarder.unavailable(ctx.response(), "no leader is known to replica " + replicaId + "; retry");
                 } else {
-                    forwarder.forward(request, leader.url(), Map.of(ManagerReplicas.FORWARDED_BY_HEADER, replicaId));
+                    forwardToLeader(ctx, leader);
                 }
             });
         }
+    }
+
+    /** With security on, as the caller this replica authenticated (X-Remote-*), and over mutual TLS only. */
+    private void forwardToLeader(RoutingContext ctx, LeaderRecord leader) {
+        UserInfo caller = security.caller(ctx);
+        MultiMap identity = caller == null ? null : FrontProxyIdentity.assertion(caller.name(), caller.uid(), caller.groups());
+        if (identity != null && !leader.url().startsWith("https://")) {
+            RequestForwarder.unavailable(ctx.response(), "the leader " + leader.replicaId() + " has no replica TLS port; retry");
+            return;
+        }
+        forwarder.forward(ctx.request(), leader.url(), Map.of(ManagerReplicas.FORWARDED_BY_HEADER, replicaId), identity);
     }
 
     private static boolean isPlainRead(HttpServerRequest request) {

@@ -5,7 +5,10 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
+import dev.berth.manager.security.ReplicaTrust;
+import dev.berth.manager.security.edge.FrontProxyIdentity;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,6 +28,9 @@ final class RequestForwarder implements AutoCloseable {
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length");
 
+    /** What a follower never passes on once it authenticated the caller itself: the caller's own credentials. */
+    private static final Set<String> CREDENTIALS = Set.of("authorization", "cookie");
+
     /** How long a forward waits for the leader to accept the connection before answering 503 (Retry-After). */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
@@ -34,22 +40,41 @@ final class RequestForwarder implements AutoCloseable {
         this(vertx, null);
     }
 
-    /** trustedCertificateOrNull: the PEM certificate the replicas serve TLS with, trusted when forwarding over https. */
-    RequestForwarder(Vertx vertx, java.nio.file.Path trustedCertificateOrNull) {
+    /**
+     * replicaTrustOrNull: forwards to other replicas over mutual TLS, presenting this replica's
+     * certificate and trusting only servers whose certificate the replica CA signed (a member that
+     * publishes itself as leader without one gets no request).
+     */
+    RequestForwarder(Vertx vertx, ReplicaTrust replicaTrustOrNull) {
         // A leader killed with its host (a container, a pod) does not refuse connections, it stops answering:
         // without this, a request forwarded to it waited for Vert.x's default 60 s connect timeout (drill 5).
         HttpClientOptions options = new HttpClientOptions().setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
-        if (trustedCertificateOrNull != null) options.setTrustOptions(new PemTrustOptions().addCertPath(trustedCertificateOrNull.toString()));
+        if (replicaTrustOrNull != null) {
+            options.setTrustOptions(new PemTrustOptions().addCertPath(replicaTrustOrNull.caFile().toString()))
+                    .setKeyCertOptions(new PemKeyCertOptions().setCertPath(replicaTrustOrNull.certificateFile().toString())
+                            .setKeyPath(replicaTrustOrNull.keyFile().toString()))
+                    .setVerifyHost(true);
+        }
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(32));
     }
 
     /** The request must be paused (or ended) when this is called, so no body bytes are lost. */
     Future<Void> forward(HttpServerRequest in, String baseUrl, Map<String, String> extraHeaders) {
+        return forward(in, baseUrl, extraHeaders, null);
+    }
+
+    /**
+     * As above. The caller's X-Remote-* headers are never passed on. With identityOrNull (the
+     * authenticated caller as X-Remote-* headers), the caller's credentials (Authorization,
+     * Impersonate-*, cookies) are dropped too and the identity is sent instead.
+     */
+    Future<Void> forward(HttpServerRequest in, String baseUrl, Map<String, String> extraHeaders, MultiMap identityOrNull) {
         HttpServerResponse out = in.response();
         RequestOptions options = new RequestOptions().setAbsoluteURI(baseUrl + in.uri()).setMethod(in.method());
         return client.request(options)
                 .compose(request -> {
-                    copy(in.headers(), request.headers());
+                    copy(in.headers(), request.headers(), identityOrNull != null);
+                    if (identityOrNull != null) request.headers().addAll(identityOrNull);
                     extraHeaders.forEach(request::putHeader);
                     String length = in.getHeader("content-length");
                     if (length != null) request.putHeader("content-length", length);
@@ -67,16 +92,19 @@ final class RequestForwarder implements AutoCloseable {
     private static Future<Void> relay(HttpClientResponse response, HttpServerResponse out) {
         out.setStatusCode(response.statusCode());
         out.setStatusMessage(response.statusMessage());
-        copy(response.headers(), out.headers());
+        copy(response.headers(), out.headers(), false);
         String length = response.getHeader("content-length");
         if (length != null) out.putHeader("content-length", length);
         else out.setChunked(true);
         return response.pipeTo(out);
     }
 
-    private static void copy(MultiMap from, MultiMap to) {
+    private static void copy(MultiMap from, MultiMap to, boolean dropCredentials) {
         for (Map.Entry<String, String> header : from) {
-            if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) to.add(header.getKey(), header.getValue());
+            String name = header.getKey().toLowerCase(java.util.Locale.ROOT);
+            if (HOP_BY_HOP.contains(name) || FrontProxyIdentity.isIdentityHeader(name)) continue;
+            if (dropCredentials && (CREDENTIALS.contains(name) || name.startsWith("impersonate-"))) continue;
+            to.add(header.getKey(), header.getValue());
         }
     }
 

@@ -24,6 +24,7 @@ import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.edge.AccessReviewRoutes;
 import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.FrontProxyIdentity;
 import dev.berth.manager.security.edge.SecureServer;
 import io.vertx.core.http.HttpServerOptions;
 import dev.berth.manager.store.ObjectStore;
@@ -86,6 +87,7 @@ public final class BerthManager implements AutoCloseable {
     private final BerthMetrics metrics = new BerthMetrics();
     private boolean closesStore = true;
     private SecurityOptions security;
+    private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
     private volatile DashboardEventSource dashboardEvents;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -159,7 +161,8 @@ public final class BerthManager implements AutoCloseable {
         WorkerClustersView clusterRows = new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions);
         VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread, clusterRows);
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
-        ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly() : SecureServer.security(security, state.rbac, clock);
+        ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly()
+                : SecureServer.security(security, state.rbac, clock).withFrontProxy(frontProxy);
         HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
         DashboardFeed dashboardFeed = new DashboardFeed(state, clusterRows, () -> dashboardEvents, stateThread);
         DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
@@ -170,6 +173,12 @@ public final class BerthManager implements AutoCloseable {
                 .withRoutes(dashboard::register)
                 .withRoutes(new AccessReviewRoutes(state.rbac, apiSecurity, clock)::mount)
                 .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);
+    }
+
+    /** Takes callers' identities from this front proxy too (a leading replica's listener, on loopback); before start. */
+    public BerthManager trustingFrontProxy(FrontProxyIdentity trusted) {
+        this.frontProxy = trusted;
+        return this;
     }
 
     /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */

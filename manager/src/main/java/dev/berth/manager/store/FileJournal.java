@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The journal of a {@link FileObjectStore}: appends each write and forces it to disk before the
- * write is acknowledged. Past compactAfterBytes it first writes a snapshot of the table (temp
+ * write is acknowledged (Secrets' values encrypted first when encryption at rest is configured; a
+ * compaction rewrites every Secret with the current write key). Past compactAfterBytes it first writes a snapshot of the table (temp
  * file, force, atomic rename) and starts an empty journal.
  */
 final class FileJournal implements WriteLog {
@@ -22,12 +23,14 @@ final class FileJournal implements WriteLog {
     private final Path directory;
     private final FileChannel channel;
     private final long compactAfterBytes;
+    private final StorageTransformer transformer;
     private boolean broken;
 
-    FileJournal(Path directory, FileChannel channel, long compactAfterBytes) {
+    FileJournal(Path directory, FileChannel channel, long compactAfterBytes, StorageTransformer transformer) {
         this.directory = directory;
         this.channel = channel;
         this.compactAfterBytes = compactAfterBytes;
+        this.transformer = transformer;
     }
 
     static Path journalFile(Path directory) {
@@ -49,7 +52,7 @@ final class FileJournal implements WriteLog {
             if (channel.size() >= compactAfterBytes) compact(table);
             long end = channel.size();
             try {
-                writeFully(JournalFormat.encode(record), end);
+                writeFully(JournalFormat.encode(record, transformer), end);
                 if (!FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) channel.force(true);
             } catch (IOException e) {
                 undoPartialAppend(end);
@@ -65,11 +68,11 @@ final class FileJournal implements WriteLog {
         long started = System.nanoTime();
         Path temp = snapshotTempFile(directory);
         int count = 0;
-        try (FileChannel snapshot = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel snapshot = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING), PrivateFiles.fileAttributes(directory))) {
             write(snapshot, JournalFormat.encodeSnapshotHeader(table.revision()));
             for (StoredObject object : table.all()) {
-                write(snapshot, JournalFormat.encode(new WriteRecord(WriteRecord.Op.PUT, object)));
+                write(snapshot, JournalFormat.encode(new WriteRecord(WriteRecord.Op.PUT, object), transformer));
                 count++;
             }
             snapshot.force(true);

@@ -47,16 +47,28 @@ public final class FileObjectStore extends TableBackedStore {
      * @throws IllegalStateException if another store holds the directory or its snapshot is unreadable
      */
     public static FileObjectStore open(Path directory, Clock clock, long compactAfterBytes) {
+        return open(directory, clock, compactAfterBytes, StorageTransformer.IDENTITY);
+    }
+
+    /**
+     * As above, with the objects passed through the transformer on their way to disk and back
+     * (encryption at rest of Secrets).
+     *
+     * @throws IllegalStateException also when a stored object cannot be read back with the transformer (a missing or wrong key)
+     */
+    public static FileObjectStore open(Path directory, Clock clock, long compactAfterBytes, StorageTransformer transformer) {
         FileChannel lockChannel = null;
         try {
-            Files.createDirectories(directory);
+            PrivateFiles.ownDirectory(directory);
             lockChannel = lock(directory);
+            PrivateFiles.restrictIfPresent(FileJournal.snapshotFile(directory));
+            PrivateFiles.restrictIfPresent(FileJournal.journalFile(directory));
             ObjectTable table = new ObjectTable(clock);
-            long snapshotRevision = loadSnapshot(directory, table);
-            replayJournal(directory, table, snapshotRevision);
-            FileChannel channel = FileChannel.open(FileJournal.journalFile(directory),
-                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            FileJournal journal = new FileJournal(directory, channel, compactAfterBytes);
+            long snapshotRevision = loadSnapshot(directory, table, transformer);
+            replayJournal(directory, table, snapshotRevision, transformer);
+            FileChannel channel = FileChannel.open(FileJournal.journalFile(directory), java.util.Set.of(
+                    StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
+            FileJournal journal = new FileJournal(directory, channel, compactAfterBytes, transformer);
             table.logTo(journal);
             log.atInfo().setMessage("opened object store")
                     .addKeyValue("directory", directory)
@@ -99,7 +111,9 @@ public final class FileObjectStore extends TableBackedStore {
     }
 
     private static FileChannel lock(Path directory) throws IOException {
-        FileChannel channel = FileChannel.open(directory.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(directory.resolve("LOCK"), java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                PrivateFiles.fileAttributes(directory));
+        PrivateFiles.restrictIfPresent(directory.resolve("LOCK"));
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -113,7 +127,7 @@ public final class FileObjectStore extends TableBackedStore {
         return channel;
     }
 
-    private static long loadSnapshot(Path directory, ObjectTable table) throws IOException {
+    private static long loadSnapshot(Path directory, ObjectTable table, StorageTransformer transformer) throws IOException {
         Files.deleteIfExists(FileJournal.snapshotTempFile(directory));
         Path snapshot = FileJournal.snapshotFile(directory);
         if (!Files.exists(snapshot)) return 0;
@@ -125,18 +139,19 @@ public final class FileObjectStore extends TableBackedStore {
         }
         long revision = decoded.entries().get(0).revision();
         for (JournalFormat.Entry entry : decoded.entries().subList(1, decoded.entries().size())) {
-            table.apply(entry.write());
+            table.apply(JournalFormat.opened(entry.write(), transformer));
         }
         table.restoreRevision(revision);
         return revision;
     }
 
-    private static void replayJournal(Path directory, ObjectTable table, long snapshotRevision) throws IOException {
+    private static void replayJournal(Path directory, ObjectTable table, long snapshotRevision, StorageTransformer transformer)
+            throws IOException {
         Path file = FileJournal.journalFile(directory);
         if (!Files.exists(file)) return;
         JournalFormat.Decoded decoded = JournalFormat.decode(Files.readAllBytes(file));
         for (JournalFormat.Entry entry : decoded.entries()) {
-            if (entry.write() != null && entry.revision() > snapshotRevision) table.apply(entry.write());
+            if (entry.write() != null && entry.revision() > snapshotRevision) table.apply(JournalFormat.opened(entry.write(), transformer));
         }
         if (decoded.problem() != null) {
             log.atWarn().setMessage("dropping a torn or corrupt journal tail, as after a crash mid-write")

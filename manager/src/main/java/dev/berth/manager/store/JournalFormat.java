@@ -30,8 +30,22 @@ final class JournalFormat {
     /** The entries that decode cleanly, and the offset where the clean prefix ends. */
     record Decoded(List<Entry> entries, long validBytes, String problem) {}
 
-    static byte[] encode(WriteRecord record) {
-        return frame(payload(record.op().name(), record.object().key(), record.revision(), record.object().jsonUnsafe()));
+    /** The record's object goes through the transformer (encryption at rest of Secrets) on its way out. */
+    static byte[] encode(WriteRecord record, StorageTransformer transformer) {
+        ObjectKey key = record.object().key();
+        return frame(payload(record.op().name(), key, record.revision(), transformer.toStorage(key, record.object().jsonUnsafe())));
+    }
+
+    /**
+     * A decoded PUT's object back through the transformer. Kept out of {@link #decode}: a value that
+     * cannot be decrypted is a configuration error to stop on, never a torn tail to cut off.
+     */
+    static WriteRecord opened(WriteRecord write, StorageTransformer transformer) {
+        if (write.op() != WriteRecord.Op.PUT) return write;
+        StoredObject object = write.object();
+        byte[] plain = transformer.fromStorage(object.key(), object.jsonUnsafe());
+        return plain == object.jsonUnsafe() ? write
+                : new WriteRecord(write.op(), StoredObject.fromJson(object.key(), object.resourceVersion(), plain));
     }
 
     static byte[] encodeSnapshotHeader(long revision) {

@@ -29,9 +29,12 @@ public final class PostgresObjectStore implements ObjectStore {
     private final String revisionTable;
     private final String schema;
     private final StoreFence fence;
+    private final StorageTransformer transformer;
 
-    private PostgresObjectStore(HikariDataSource pool, ObjectStamping stamping, String schema, StoreFence fence) {
+    private PostgresObjectStore(HikariDataSource pool, ObjectStamping stamping, String schema, StoreFence fence,
+                                StorageTransformer transformer) {
         this.pool = pool;
+        this.transformer = transformer;
         this.stamping = stamping;
         this.schema = schema;
         this.objects = schema + ".objects";
@@ -46,11 +49,16 @@ public final class PostgresObjectStore implements ObjectStore {
      */
     @Override
     public ObjectStore fenced(StoreFence newFence) {
-        return new PostgresObjectStore(pool, stamping, schema, newFence);
+        return new PostgresObjectStore(pool, stamping, schema, newFence, transformer);
     }
 
     /** Connects, creates the schema if it is missing, and checks the database answers. */
     public static PostgresObjectStore open(PostgresConfig config, Clock clock) {
+        return open(config, clock, StorageTransformer.IDENTITY);
+    }
+
+    /** As above, with each row's JSON passed through the transformer on its way in and out (encryption at rest of Secrets). */
+    public static PostgresObjectStore open(PostgresConfig config, Clock clock, StorageTransformer transformer) {
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(config.jdbcUrl());
         hikari.setUsername(config.user());
@@ -69,7 +77,7 @@ public final class PostgresObjectStore implements ObjectStore {
             if (pool != null) pool.close();
             throw new IllegalStateException("cannot open the PostgreSQL store " + config + ": " + e.getMessage(), e);
         }
-        PostgresObjectStore store = new PostgresObjectStore(pool, new ObjectStamping(clock), config.schema(), null);
+        PostgresObjectStore store = new PostgresObjectStore(pool, new ObjectStamping(clock), config.schema(), null, transformer);
         log.atInfo().setMessage("opened object store")
                 .addKeyValue("store", config.toString())
                 .addKeyValue("revision", store.revision())
@@ -84,7 +92,7 @@ public final class PostgresObjectStore implements ObjectStore {
                     "SELECT resource_version, json FROM " + objects + " WHERE resource = ? AND namespace = ? AND name = ?")) {
                 bindKey(select, key);
                 try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(StoredObject.fromJson(key, row.getLong(1), row.getBytes(2))) : Optional.empty();
+                    return row.next() ? Optional.of(read(key, row.getLong(1), row.getBytes(2))) : Optional.empty();
                 }
             }
         });
@@ -102,7 +110,7 @@ public final class PostgresObjectStore implements ObjectStore {
                 try (ResultSet row = select.executeQuery()) {
                     while (row.next()) {
                         ObjectKey key = new ObjectKey(resource, row.getString(1), row.getString(2));
-                        result.add(StoredObject.fromJson(key, row.getLong(3), row.getBytes(4)));
+                        result.add(read(key, row.getLong(3), row.getBytes(4)));
                     }
                 }
                 return result;
@@ -119,7 +127,7 @@ public final class PostgresObjectStore implements ObjectStore {
                     + " (resource, namespace, name, resource_version, json) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
                 bindKey(insert, key);
                 insert.setLong(4, next);
-                insert.setBytes(5, stored.jsonUnsafe());
+                insert.setBytes(5, transformer.toStorage(key, stored.jsonUnsafe()));
                 if (insert.executeUpdate() == 0) throw new AlreadyExistsException(key, key + " already exists");
             }
             return stored;
@@ -180,7 +188,7 @@ public final class PostgresObjectStore implements ObjectStore {
             bindKey(select, key);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) throw new NotFoundException(key, key + " not found");
-                StoredObject existing = StoredObject.fromJson(key, row.getLong(1), row.getBytes(2));
+                StoredObject existing = read(key, row.getLong(1), row.getBytes(2));
                 if (expectedResourceVersion != null && !expectedResourceVersion.isEmpty()
                         && !expectedResourceVersion.equals(Long.toString(existing.resourceVersion()))) {
                     throw new ConflictException(key, key + " has resourceVersion " + existing.resourceVersion()
@@ -222,13 +230,17 @@ public final class PostgresObjectStore implements ObjectStore {
         try (PreparedStatement update = connection.prepareStatement("UPDATE " + objects
                 + " SET resource_version = ?, json = ? WHERE resource = ? AND namespace = ? AND name = ?")) {
             update.setLong(1, stored.resourceVersion());
-            update.setBytes(2, stored.jsonUnsafe());
+            update.setBytes(2, transformer.toStorage(stored.key(), stored.jsonUnsafe()));
             update.setString(3, stored.key().resource());
             update.setString(4, stored.key().namespace());
             update.setString(5, stored.key().name());
             update.executeUpdate();
         }
         return stored;
+    }
+
+    private StoredObject read(ObjectKey key, long resourceVersion, byte[] stored) {
+        return StoredObject.fromJson(key, resourceVersion, transformer.fromStorage(key, stored));
     }
 
     private static void bindKey(PreparedStatement statement, ObjectKey key) throws SQLException {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.ReplicaCertificateAuthority;
+import dev.berth.manager.security.ReplicaTrust;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.SelfSignedCertificate;
 import dev.berth.manager.server.BerthManager;
@@ -37,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two secured replicas over one PostgreSQL schema, serving TLS: a follower guards what it serves and
- * what it forwards as the leader does (401 anonymous, 403 outside RBAC), forwards the caller's own
- * token to the leader, and picks up RBAC objects the leader wrote.
+ * what it forwards as the leader does (401 anonymous, 403 outside RBAC), forwards the caller it
+ * authenticated to the leader over mutual TLS (ReplicaFrontProxyTest), and picks up RBAC objects the leader wrote.
  */
 class SecuredReplicasTest {
     private static final String ADMIN = "admin-token-replicas-0123";
@@ -52,6 +54,8 @@ class SecuredReplicasTest {
     private final String clusterName = "berth-secured-" + UUID.randomUUID();
     private final List<ManagerReplica> replicas = new ArrayList<>();
     private HttpClient http;
+    private final ReplicaCertificateAuthority replicaCa =
+            ReplicaCertificateAuthority.generate("berth-replica-ca", Duration.ofDays(1), Clock.systemUTC());
 
     @BeforeEach
     void setUp() throws Exception {
@@ -64,7 +68,7 @@ class SecuredReplicasTest {
     }
 
     @Test
-    void aFollowerGuardsReadsAndForwardsTheCallersOwnToken() throws Exception {
+    void aFollowerGuardsReadsAndForwardsTheCallerItAuthenticated() throws Exception {
         SecurityOptions security = security();
         List<ManagerReplica> started = startReplicas(security, "a", "b");
         await().atMost(WAIT).until(() -> started.stream().filter(ManagerReplica::isLeader).count() == 1);
@@ -125,8 +129,9 @@ class SecuredReplicasTest {
                     .inCluster(clusterName, ports.get(i), members)
                     .checkingLeadershipEvery(Duration.ofMillis(500));
             PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC());
+            ReplicaTrust trust = replicaCa.writeTrust(dir.resolve("replicas"), ids[i], java.util.Set.of(ids), 0);
             ManagerReplica replica = ManagerReplica.start(options, store, () -> new BerthManager(store, Clock.systemUTC(),
-                    SchedulerOptions.DEFAULTS).secure(security.withoutTls()), security);
+                    SchedulerOptions.DEFAULTS).secure(security.withoutTls()), security, trust);
             replicas.add(replica);
             started.add(replica);
         }

@@ -43,14 +43,26 @@ public final class ApiSecurity {
     private final UserRateLimits rateLimits;
     private final AuditLog audit;
     private final Clock clock;
+    private final FrontProxyIdentity frontProxy;
 
     /** Authentication, authorization, rate limits and audit; null authenticator means limits only. */
     public ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock) {
+        this(authenticator, policy, rateLimits, audit, clock, FrontProxyIdentity.NONE);
+    }
+
+    private ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock,
+                        FrontProxyIdentity frontProxy) {
         this.authenticator = authenticator;
         this.policy = policy;
         this.rateLimits = rateLimits;
         this.audit = audit;
         this.clock = clock;
+        this.frontProxy = frontProxy;
+    }
+
+    /** The same guard, also taking the caller's identity from the front proxy it trusts (a leading replica's manager). */
+    public ApiSecurity withFrontProxy(FrontProxyIdentity trusted) {
+        return new ApiSecurity(authenticator, policy, rateLimits, audit, clock, trusted);
     }
 
     /** No authentication or authorization: only the object limits. */
@@ -94,6 +106,11 @@ public final class ApiSecurity {
                 "true".equals(request.getParam("watch")) || "1".equals(request.getParam("watch")));
         Optional<String> token = bearer(request.getHeader("Authorization"));
         request.pause();
+        UserInfo proxied = frontProxy.user(request);
+        if (proxied != null) {
+            authorized(ctx, proxied, attributes, resume);
+            return;
+        }
         if (token.isEmpty()) {
             refuse(ctx, anonymous(), attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
             return;

@@ -3,6 +3,7 @@ package dev.berth.manager.security.edge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.security.AuditRecord;
+import dev.berth.manager.store.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,11 @@ import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Appends one JSON line per {@link AuditRecord} to a file, flushed per line. Thread-safe. */
+/**
+ * Appends one JSON line per {@link AuditRecord} to a file, flushed per line. Thread-safe. The file is
+ * the manager user's only (0600, in a 0700 directory, see {@link PrivateFiles}): it names every user
+ * and what they touched.
+ */
 public final class AuditLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -21,8 +26,10 @@ public final class AuditLog implements AutoCloseable {
 
     public AuditLog(Path file) throws IOException {
         this.file = file;
-        if (file.getParent() != null) Files.createDirectories(file.getParent());
-        this.out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Path directory = file.toAbsolutePath().getParent();
+        if (directory != null) PrivateFiles.parentDirectory(directory);
+        PrivateFiles.ownFile(file);
+        this.out = Files.newOutputStream(file, StandardOpenOption.APPEND);
     }
 
     public Path file() {
