@@ -78,9 +78,9 @@ public final class ManagerReplica implements AutoCloseable {
         String[] url = new String[1];
         this.leadership = new Leadership(vertx, store, managers, this::eligible, options.replicaId(),
                 () -> url[0], options.leadershipCheckInterval());
-        this.server = vertx.createHttpServer(serverOptions)
-                .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
-                        .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
+        this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
+                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
+                                .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
                 .listen(options.apiPort(), options.apiHost()).await();
         url[0] = tls ? options.advertisedUrlFor(server.actualPort()).replaceFirst("^http://", "https://")
                 : options.advertisedUrlFor(server.actualPort());

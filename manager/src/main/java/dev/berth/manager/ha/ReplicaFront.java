@@ -17,7 +17,9 @@ import java.util.Map;
  * A request that was already forwarded once is never forwarded again: a replica that is not (or no
  * longer) the leader answers it 503 with Retry-After, as it does when no leader is known.
  *
- * <p>Security: on the leader, its manager guards every request itself. On a follower the same
+ * <p>Security: the replica's own description ({@link ManagerReplicas#REPLICA_PATH}) is guarded here, on
+ * leader and followers alike (a non-resource URL: admins, or whoever RBAC grants it). Otherwise, on
+ * the leader, its manager guards every request itself. On a follower the same
  * {@link ApiSecurity} guard (authentication, rate limit, RBAC, audit) runs before a read is served or
  * a request is forwarded. A forwarded request carries the caller's own Authorization header and the
  * leader authenticates it again; no identity is asserted by one replica to another.
@@ -41,7 +43,7 @@ final class ReplicaFront {
             ctx.response().putHeader(ManagerReplicas.SERVED_BY_HEADER, replicaId);
             ctx.next();
         });
-        front.get(ManagerReplicas.REPLICA_PATH).handler(this::describe);
+        front.get(ManagerReplicas.REPLICA_PATH).handler(security::guard).handler(this::describe);
         front.route().handler(this::toLeadingManager);
         front.route().handler(security::guardPaused);
         front.route().handler(this::asFollower);
