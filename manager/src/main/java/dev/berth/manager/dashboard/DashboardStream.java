@@ -2,12 +2,15 @@ package dev.berth.manager.dashboard;
 
 import dev.berth.manager.api.ApiException;
 import dev.berth.manager.api.StatusBody;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,8 +211,25 @@ public final class DashboardStream {
             } else {
                 dropped.incrementAndGet();
                 log.atInfo().addKeyValue("owner", listener.owner).log("dashboard listener dropped: it stopped reading");
-                listener.connection.close();
+                listeners.remove(listener);
+                release(listener);
+                closeAtOnce(listener.connection);
             }
+        }
+    }
+
+    /**
+     * A graceful close waits for the queued writes to go out, which they never will to a client that
+     * does not read. Vert.x has no abortive close for HTTP/1.x, so reset the socket underneath it
+     * (linger 0: the kernel drops what it still holds), past the handlers that would flush first.
+     */
+    private static void closeAtOnce(HttpConnection connection) {
+        if (connection instanceof ConnectionBase base) {
+            Channel channel = base.channel();
+            channel.config().setOption(ChannelOption.SO_LINGER, 0);
+            channel.unsafe().close(channel.voidPromise());
+        } else {
+            connection.close();
         }
     }
 

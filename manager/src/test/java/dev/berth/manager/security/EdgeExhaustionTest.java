@@ -47,6 +47,15 @@ class EdgeExhaustionTest {
                 .withDashboardStreams(2, 3)
                 .withConnectionTimeouts(HEADER_READ, IDLE));
         raw = new RawHttps(dir.resolve("tls.crt"), api.manager.port());
+        String rbac = "/apis/rbac.authorization.k8s.io/v1";
+        assertThat(api.send("POST", rbac + "/clusterroles", SecureManager.ADMIN, "application/json",
+                "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\",\"metadata\":{\"name\":\"dashboard-viewer\"},"
+                        + "\"rules\":[{\"nonResourceURLs\":[\"/dashboard/stream\"],\"verbs\":[\"get\"]}]}").code()).isEqualTo(201);
+        assertThat(api.send("POST", rbac + "/clusterrolebindings", SecureManager.ADMIN, "application/json",
+                "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRoleBinding\",\"metadata\":{\"name\":\"teams-view-dashboard\"},"
+                        + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"dashboard-viewer\"},"
+                        + "\"subjects\":[{\"kind\":\"Group\",\"name\":\"team-a\"},{\"kind\":\"Group\",\"name\":\"team-b\"}]}").code())
+                .isEqualTo(201);
     }
 
     @AfterAll

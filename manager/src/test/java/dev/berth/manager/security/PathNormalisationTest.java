@@ -123,7 +123,7 @@ class PathNormalisationTest {
 
     @Test
     void theRefusalOfALongPathWritesABoundedAuditLine() throws Exception {
-        String longName = "x".repeat(3000);
+        String longName = "x".repeat(1800);
         Answer answer = raw.send("GET", KUEUE + "/namespaces/" + longName + "/workloads/" + longName);
         assertThat(answer.code()).isEqualTo(401);
         List<String> audit = api.auditLines();
@@ -161,7 +161,7 @@ class PathNormalisationTest {
         List<Probe> probes = new ArrayList<>();
         String rest = path.substring(1);
         probes.add(new Probe(route, "as is", method, path, false, path));
-        probes.add(new Probe(route, "trailing slash", method, path + "/", path.equals("/"), path + "/"));
+        probes.add(new Probe(route, "trailing slash", method, path + "/", path.endsWith("/"), path + "/"));
         probes.add(new Probe(route, "query string", method, path + "?watch=true&limit=1", false, path));
         probes.add(new Probe(route, "upper case", method, path.toUpperCase(Locale.ROOT), false, path.toUpperCase(Locale.ROOT)));
         int letter = firstLetter(path);
