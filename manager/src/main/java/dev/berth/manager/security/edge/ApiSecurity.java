@@ -92,8 +92,8 @@ public final class ApiSecurity {
     /**
      * Decides on the canonical path ({@link RoutedPath}), the one the router matches and the handlers
      * answer on; a path not in canonical form is refused (400) before anything else. Only the exact
-     * open paths pass without a token, and those (health probes aside) count against the caller's
-     * address, as every refusal of an unauthenticated request does.
+     * open paths pass without a token, and those (health probes and /version aside) count against the
+     * caller's address, as every refusal of an unauthenticated request does.
      */
     private void guard(RoutingContext ctx, boolean resume) {
         HttpServerRequest request = ctx.request();
@@ -111,7 +111,7 @@ public final class ApiSecurity {
             return;
         }
         if (RoutedPath.isOpen(path)) {
-            if (RoutedPath.isProbe(path) || withinAnonymousRate(ctx)) ctx.next();
+            if (RoutedPath.isUnmetered(path) || withinAnonymousRate(ctx)) ctx.next();
             return;
         }
         RequestAttributes attributes = RequestAttributes.of(request.method().name(), path,

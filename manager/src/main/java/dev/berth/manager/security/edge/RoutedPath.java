@@ -15,14 +15,14 @@ import java.util.Set;
  */
 public final class RoutedPath {
     static final String KEY = "berth.routedPath";
-    private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/livez");
+    /** Constant answers that kubelet probes and every kubectl call fetch: not counted against an address. */
+    private static final Set<String> UNMETERED = Set.of("/healthz", "/readyz", "/livez", "/version");
     private static final Set<String> OPEN = open();
 
     private RoutedPath() {}
 
     private static Set<String> open() {
-        Set<String> open = new HashSet<>(PROBES);
-        open.add("/version");
+        Set<String> open = new HashSet<>(UNMETERED);
         open.addAll(DashboardRoutes.publicPaths());
         return Set.copyOf(open);
     }
@@ -44,8 +44,8 @@ public final class RoutedPath {
         return OPEN.contains(path);
     }
 
-    static boolean isProbe(String path) {
-        return PROBES.contains(path);
+    static boolean isUnmetered(String path) {
+        return UNMETERED.contains(path);
     }
 
     /** The exact paths served without a token (tests). */
