@@ -98,12 +98,18 @@ public final class ApiSecurity {
     private void guard(RoutingContext ctx, boolean resume) {
         HttpServerRequest request = ctx.request();
         String path;
+        String malformed;
         try {
             path = RoutedPath.resolve(ctx);
+            malformed = queryProblem(request);
         } catch (IllegalArgumentException notCanonical) {
+            path = null;
+            malformed = notCanonical.getMessage();
+        }
+        if (malformed != null) {
             refuseAnonymous(ctx, RequestAttributes.of(request.method().name(),
                     CanonicalPath.truncated(String.valueOf(request.path())), false),
-                    new ApiException(400, "BadRequest", notCanonical.getMessage(), null, null, null, List.of()));
+                    new ApiException(400, "BadRequest", malformed, null, null, null, List.of()));
             return;
         }
         if (!enabled()) {
@@ -170,7 +176,7 @@ public final class ApiSecurity {
             return;
         }
         ctx.put(USER_KEY, user);
-        boolean dryRun = ctx.request().params().contains("dryRun");
+        boolean dryRun = dryRun(ctx);
         ctx.addEndHandler(done -> record(user, attributes, ctx.response().getStatusCode(), dryRun));
         ctx.next();
         if (resume) ctx.request().resume();
@@ -208,7 +214,7 @@ public final class ApiSecurity {
 
     /** Every refusal at the gate is audited, reads included. */
     private void refuse(RoutingContext ctx, UserInfo user, RequestAttributes attributes, ApiException refusal) {
-        recordAlways(user, attributes, refusal.code(), ctx.request().params().contains("dryRun"));
+        recordAlways(user, attributes, refusal.code(), dryRun(ctx));
         ctx.response().setStatusCode(refusal.code()).putHeader("content-type", "application/json")
                 .end(StatusBody.of(refusal).toString());
     }
@@ -222,6 +228,25 @@ public final class ApiSecurity {
         audit.record(new AuditRecord(clock.instant(), user.name(), user.groups(), attributes.verb(), attributes.apiGroup(),
                 attributes.resourceRequest() ? attributes.resourceWithSubresource() : attributes.path(),
                 attributes.namespace(), attributes.name(), code, dryRun));
+    }
+
+    /** Null when the query string decodes; otherwise what is wrong with it (answered 400, never 500 later). */
+    private static String queryProblem(HttpServerRequest request) {
+        try {
+            request.params();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "the request query is not valid: " + CanonicalPath.truncated(e.getMessage());
+        }
+    }
+
+    /** Whether the query asks for a dry run; false when the query cannot be decoded (refused with 400 by the guard). */
+    private static boolean dryRun(RoutingContext ctx) {
+        try {
+            return ctx.request().params().contains("dryRun");
+        } catch (IllegalArgumentException malformedQuery) {
+            return false;
+        }
     }
 
     private static UserInfo anonymous() {
