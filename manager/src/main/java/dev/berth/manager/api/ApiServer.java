@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.security.UserInfo;
 import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.RoutedPath;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -46,6 +48,7 @@ public final class ApiServer {
     private final RequestRouter requests;
     private final DiscoveryRoutes discovery;
     private final ApiSecurity security;
+    private volatile List<Route> routes = List.of();
 
     /**
      * watchesOrNull: without a hub, {@code ?watch=true} answers 405. security: who may do what, rate
@@ -90,9 +93,16 @@ public final class ApiServer {
         return start(vertx, host, port, new HttpServerOptions());
     }
 
-    /** Serves with the given options (TLS among them). */
+    /** Serves with the given options (TLS among them), and the security's connection timeouts. */
     public Future<HttpServer> start(Vertx vertx, String host, int port, HttpServerOptions options) {
-        return vertx.createHttpServer(options).requestHandler(router(vertx)).listen(port, host);
+        Router router = router(vertx);
+        this.routes = List.copyOf(router.getRoutes());
+        return security.serve(vertx, vertx.createHttpServer(options), router).listen(port, host);
+    }
+
+    /** The routes of the router {@link #start} serves, in order (tests enumerate them); empty before it. */
+    public List<Route> routes() {
+        return routes;
     }
 
     public Router router(Vertx vertx) {
@@ -129,7 +139,7 @@ public final class ApiServer {
         Map<String, String> query = new HashMap<>();
         ctx.request().params().forEach(e -> query.putIfAbsent(e.getKey(), e.getValue()));
         byte[] body = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-        return new ApiRequest(ctx.request().method().name(), ctx.request().path(), ctx.request().getHeader("content-type"),
+        return new ApiRequest(ctx.request().method().name(), RoutedPath.of(ctx), ctx.request().getHeader("content-type"),
                 ctx.request().getHeader("accept"), query, body);
     }
 

@@ -1,6 +1,9 @@
 package dev.berth.manager.dashboard;
 
 import io.vertx.ext.web.Router;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Mounts the dashboard: {@code /} and {@code /dashboard} redirect to {@code /dashboard/}, which
@@ -17,6 +20,16 @@ public final class DashboardRoutes {
     public DashboardRoutes(DashboardStream stream, DashboardAssets assets) {
         this.stream = stream;
         this.assets = assets;
+    }
+
+    /**
+     * The exact paths of the page, its style and its scripts, which hold no data and which a browser
+     * must load before it can send a token; the stream and the APIs the page calls are not among them.
+     */
+    public static Set<String> publicPaths() {
+        Set<String> paths = new LinkedHashSet<>(List.of("/", "/dashboard", PATH));
+        DashboardAssets.NAMES.forEach(name -> paths.add(PATH + name));
+        return paths;
     }
 
     public void register(Router router) {

@@ -87,9 +87,9 @@ public final class ManagerReplica implements AutoCloseable {
         String[] url = new String[1];
         this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy), this::eligible,
                 options.replicaId(), () -> url[0], options.leadershipCheckInterval());
-        this.server = vertx.createHttpServer(serverOptions)
-                .requestHandler(new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
-                        .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
+        this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
+                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
+                                .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
                 .listen(options.apiPort(), options.apiHost()).await();
         this.replicaServer = replicaTrustOrNull == null ? null : vertx.createHttpServer(replicaServerOptions(replicaTrustOrNull))
                 .requestHandler(new ReplicaListener(options.replicaId(), leadership, forwarder, replicaTrustOrNull, loopbackProxy,

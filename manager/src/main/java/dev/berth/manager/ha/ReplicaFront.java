@@ -20,7 +20,9 @@ import java.util.Map;
  * A request that was already forwarded once is never forwarded again: a replica that is not (or no
  * longer) the leader answers it 503 with Retry-After, as it does when no leader is known.
  *
- * <p>Security: on the leader, its manager guards every request itself. On a follower the same
+ * <p>Security: the replica's own description ({@link ManagerReplicas#REPLICA_PATH}) is guarded here, on
+ * leader and followers alike (a non-resource URL: admins, or whoever RBAC grants it). Otherwise, on
+ * the leader, its manager guards every request itself. On a follower the same
  * {@link ApiSecurity} guard (authentication, rate limit, RBAC, audit) runs before a read is served or
  * a request is forwarded. The follower then forwards as a front proxy does: to the leader's replica
  * port ({@link ReplicaListener}) over mutual TLS from the replica CA, asserting the caller it
@@ -47,7 +49,7 @@ final class ReplicaFront {
             ctx.response().putHeader(ManagerReplicas.SERVED_BY_HEADER, replicaId);
             ctx.next();
         });
-        front.get(ManagerReplicas.REPLICA_PATH).handler(this::describe);
+        front.get(ManagerReplicas.REPLICA_PATH).handler(security::guard).handler(this::describe);
         front.route().handler(this::toLeadingManager);
         front.route().handler(security::guardPaused);
         front.route().handler(this::asFollower);

@@ -2,20 +2,28 @@ package dev.berth.manager.security;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The manager's security flags, named like kube-apiserver's: {@code --token-auth-file},
  * {@code --tls-cert-file}, {@code --tls-private-key-file}, {@code --audit-log-path},
  * {@code --oidc-issuer-url}, {@code --oidc-client-id}, {@code --oidc-jwks-url}, {@code --oidc-jwks-file},
  * {@code --oidc-username-claim}, {@code --oidc-username-prefix}, {@code --oidc-groups-claim},
- * {@code --oidc-groups-prefix}, {@code --rate-limit QPS:BURST}, {@code --admin-rate-limit QPS:BURST}.
+ * {@code --oidc-groups-prefix}, {@code --rate-limit QPS:BURST}, {@code --admin-rate-limit QPS:BURST}; and the
+ * {@link EdgeLimits}: {@code --anonymous-rate-limit QPS:BURST}, {@code --dashboard-streams-per-user N},
+ * {@code --max-dashboard-streams N}, {@code --request-header-timeout 10s}, {@code --idle-connection-timeout 90s}
+ * (durations as Go writes them: {@code 500ms}, {@code 10s}, {@code 2m}).
  */
 public final class SecurityFlags {
     public static final java.util.Set<String> NAMES = java.util.Set.of("--token-auth-file", "--tls-cert-file", "--tls-private-key-file",
             "--audit-log-path", "--oidc-issuer-url", "--oidc-client-id", "--oidc-jwks-url", "--oidc-jwks-file", "--oidc-username-claim",
-            "--oidc-username-prefix", "--oidc-groups-claim", "--oidc-groups-prefix", "--rate-limit", "--admin-rate-limit");
+            "--oidc-username-prefix", "--oidc-groups-claim", "--oidc-groups-prefix", "--rate-limit", "--admin-rate-limit",
+            "--anonymous-rate-limit", "--dashboard-streams-per-user", "--max-dashboard-streams", "--request-header-timeout",
+            "--idle-connection-timeout");
 
     private SecurityFlags() {}
 
@@ -33,7 +41,34 @@ public final class SecurityFlags {
         return Optional.of(new SecurityOptions(tokens, oidc, tls,
                 rate(flags.get("--rate-limit"), SecurityOptions.DEFAULT_TENANT_RATE),
                 rate(flags.get("--admin-rate-limit"), SecurityOptions.DEFAULT_ADMIN_RATE),
-                Path.of(flags.getOrDefault("--audit-log-path", dataDir.resolve("audit.log").toString()))));
+                Path.of(flags.getOrDefault("--audit-log-path", dataDir.resolve("audit.log").toString())), edge(flags)));
+    }
+
+    static EdgeLimits edge(Map<String, String> flags) {
+        EdgeLimits defaults = EdgeLimits.DEFAULTS;
+        return new EdgeLimits(rate(flags.get("--anonymous-rate-limit"), defaults.anonymousRate()),
+                count(flags.get("--dashboard-streams-per-user"), defaults.dashboardStreamsPerUser()),
+                count(flags.get("--max-dashboard-streams"), defaults.dashboardStreams()),
+                duration(flags.get("--request-header-timeout"), defaults.headerReadTimeout()),
+                duration(flags.get("--idle-connection-timeout"), defaults.idleTimeout()));
+    }
+
+    private static int count(String value, int fallback) {
+        return value == null ? fallback : Integer.parseInt(value);
+    }
+
+    /** 500ms, 10s, 2m, 1h. */
+    static Duration duration(String value, Duration fallback) {
+        if (value == null) return fallback;
+        Matcher m = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(value.strip());
+        if (!m.matches()) throw new IllegalArgumentException("not a duration (e.g. 10s, 500ms, 2m): " + value);
+        long amount = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+        };
     }
 
     private static SecurityOptions.RateLimit rate(String value, SecurityOptions.RateLimit fallback) {

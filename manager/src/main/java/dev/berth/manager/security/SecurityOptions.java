@@ -5,10 +5,11 @@ import java.util.Optional;
 
 /**
  * How the API is secured. tokenFile and oidc authenticate (at least one is needed); tls serves HTTPS;
- * rates per user per second (bursts of burst requests), admins at their own rate; the audit log file.
+ * rates per user per second (bursts of burst requests), admins at their own rate; the audit log file;
+ * what an anonymous or slow client may hold at the edge ({@link EdgeLimits}).
  */
 public record SecurityOptions(Optional<Path> tokenFile, Optional<OidcOptions> oidc, Optional<Tls> tls,
-                              RateLimit tenantRate, RateLimit adminRate, Path auditLog) {
+                              RateLimit tenantRate, RateLimit adminRate, Path auditLog, EdgeLimits edge) {
     /** PEM files: the certificate chain and its private key. */
     public record Tls(Path certificate, Path key) {}
 
@@ -24,7 +25,17 @@ public record SecurityOptions(Optional<Path> tokenFile, Optional<OidcOptions> oi
 
     /** The same authentication, limits and audit log, served over plain HTTP (a replica's loopback-only inner manager). */
     public SecurityOptions withoutTls() {
-        return new SecurityOptions(tokenFile, oidc, Optional.empty(), tenantRate, adminRate, auditLog);
+        return new SecurityOptions(tokenFile, oidc, Optional.empty(), tenantRate, adminRate, auditLog, edge);
+    }
+
+    /** With the default {@link EdgeLimits}. */
+    public SecurityOptions(Optional<Path> tokenFile, Optional<OidcOptions> oidc, Optional<Tls> tls,
+                           RateLimit tenantRate, RateLimit adminRate, Path auditLog) {
+        this(tokenFile, oidc, tls, tenantRate, adminRate, auditLog, EdgeLimits.DEFAULTS);
+    }
+
+    public SecurityOptions withEdge(EdgeLimits limits) {
+        return new SecurityOptions(tokenFile, oidc, tls, tenantRate, adminRate, auditLog, limits);
     }
 
     public SecurityOptions {

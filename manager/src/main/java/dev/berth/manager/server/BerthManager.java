@@ -31,6 +31,7 @@ import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Route;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,6 +80,7 @@ public final class BerthManager implements AutoCloseable {
     private final ManagerState state;
     private Vertx vertx;
     private HttpServer server;
+    private ApiServer api;
     private long housekeepingTimer = -1;
     private long pollTimer = -1;
     private long leaseTimer = -1;
@@ -166,9 +168,10 @@ public final class BerthManager implements AutoCloseable {
         HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
         DashboardFeed dashboardFeed = new DashboardFeed(state, clusterRows, () -> dashboardEvents, stateThread);
         DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
-                DASHBOARD_HEARTBEAT, DASHBOARD_BOUND), new DashboardAssets());
-        return new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity)
-                .withRoutes(metricsEndpoint::register)
+                DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
+                apiSecurity::streamOwner), new DashboardAssets());
+        api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
+        return api.withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
                 .withRoutes(dashboard::register)
                 .withRoutes(new AccessReviewRoutes(state.rbac, apiSecurity, clock)::mount)
@@ -235,6 +238,11 @@ public final class BerthManager implements AutoCloseable {
 
     public int port() {
         return server.actualPort();
+    }
+
+    /** Every route the API port serves, as its router holds them (tests enumerate them); empty before {@link #start}. */
+    public List<Route> routes() {
+        return api == null ? List.of() : api.routes();
     }
 
     /** Creates every object in the YAML files of a directory (sorted by name, recursively); existing objects are kept. */

@@ -68,6 +68,7 @@ class DashboardAssetsTest {
             assertThat(redirect.headers().firstValue("location")).as(path).contains(DashboardRoutes.PATH);
         }
         assertThat(berth.send("GET", DashboardRoutes.PATH + "nope.js", null).statusCode()).isEqualTo(404);
-        assertThat(berth.send("GET", DashboardRoutes.PATH + "..%2Fapplication.yaml", null).statusCode()).isEqualTo(404);
+        assertThat(berth.send("GET", DashboardRoutes.PATH + "..%2Fapplication.yaml", null).statusCode())
+                .as("an escaped slash is refused at the gate").isEqualTo(400);
     }
 }

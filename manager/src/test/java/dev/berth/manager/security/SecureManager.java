@@ -56,6 +56,11 @@ final class SecureManager implements AutoCloseable {
     }
 
     SecureManager(Path dir, RateLimit tenantRate, Optional<OidcOptions> oidc) throws Exception {
+        this(dir, tenantRate, oidc, EdgeLimits.DEFAULTS);
+    }
+
+    /** With the given limits on anonymous callers, dashboard streams and slow connections. */
+    SecureManager(Path dir, RateLimit tenantRate, Optional<OidcOptions> oidc, EdgeLimits edge) throws Exception {
         this.dir = dir;
         SelfSignedCertificate certificate = SelfSignedCertificate.generate("berth-test", List.of("localhost"), List.of("127.0.0.1"),
                 Duration.ofDays(1), Clock.systemUTC());
@@ -68,7 +73,7 @@ final class SecureManager implements AutoCloseable {
         auditFile = dir.resolve("audit").resolve("audit.log");
         SecurityOptions options = new SecurityOptions(Optional.of(dir.resolve("tokens.csv")), oidc,
                 Optional.of(new SecurityOptions.Tls(dir.resolve("tls.crt"), dir.resolve("tls.key"))),
-                tenantRate, SecurityOptions.DEFAULT_ADMIN_RATE, auditFile);
+                tenantRate, SecurityOptions.DEFAULT_ADMIN_RATE, auditFile).withEdge(edge);
         manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(options);
         manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get();
         manager.loadManifests(EXAMPLES.resolve("queues"));

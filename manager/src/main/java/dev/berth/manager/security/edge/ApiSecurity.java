@@ -5,8 +5,10 @@ import dev.berth.manager.api.ApiException;
 import dev.berth.manager.api.ResourcePath;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.security.AuditRecord;
+import dev.berth.manager.security.CanonicalPath;
 import dev.berth.manager.security.Authenticator;
 import dev.berth.manager.security.BarePriority;
+import dev.berth.manager.security.EdgeLimits;
 import dev.berth.manager.security.Impersonation;
 import dev.berth.manager.security.ObjectLimits;
 import dev.berth.manager.security.PriorityUse;
@@ -16,27 +18,30 @@ import dev.berth.manager.security.RequestAttributes;
 import dev.berth.manager.security.UserInfo;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.RbacApi;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
- * The Vert.x edge of API security. {@link #guard} runs first on every request: authenticate the
- * bearer token (401), rate-limit the user (429 with Retry-After), act as the identity the Impersonate-*
- * headers name if RBAC lets the caller ({@link Impersonation}: 400/403), authorize with RBAC (403), and
- * audit the answer with both identities. {@link #checkWrite} runs on the state thread once a write's
- * body is parsed: object limits (413/422) and the priority classes the caller may use (403). Tokens are
- * never logged.
+ * The Vert.x edge of API security. {@link #guard} runs first on every request: refuse a path that is
+ * not canonical (400), authenticate the bearer token (401), rate-limit the user (429 with Retry-After)
+ * or, unauthenticated, the source address, act as the identity the Impersonate-* headers name if RBAC
+ * lets the caller ({@link Impersonation}: 400/403), authorize with RBAC (403), and audit the answer with
+ * both identities, all on the one path the router matches and the handlers answer on
+ * ({@link RoutedPath}). {@link #checkWrite} runs on the state thread once a write's body is parsed:
+ * object limits (413/422) and the priority classes the caller may use (403). Tokens are never logged.
  */
 public final class ApiSecurity {
     public static final String USER_KEY = "berth.user";
     private static final String EXTRA_KEY = "berth.user.extra";
-    private static final Set<String> OPEN_PATHS = Set.of("/healthz", "/readyz", "/livez", "/version");
 
     private final Authenticator authenticator;
     private final RbacPolicySource policy;
@@ -44,14 +49,24 @@ public final class ApiSecurity {
     private final AuditLog audit;
     private final Clock clock;
     private final FrontProxyIdentity frontProxy;
+    private final EdgeLimits edge;
+    private final AddressRateLimits anonymousLimits;
 
     /** Authentication, authorization, rate limits and audit; null authenticator means limits only. */
     public ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock) {
-        this(authenticator, policy, rateLimits, audit, clock, FrontProxyIdentity.NONE);
+        this(authenticator, policy, rateLimits, audit, clock, EdgeLimits.DEFAULTS);
+    }
+
+    /** As above, with what an anonymous or slow client may hold at the edge. */
+    public ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock,
+                       EdgeLimits edge) {
+        this(authenticator, policy, rateLimits, audit, clock, edge, FrontProxyIdentity.NONE);
     }
 
     private ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock,
-                        FrontProxyIdentity frontProxy) {
+                        EdgeLimits edge, FrontProxyIdentity frontProxy) {
+        this.edge = edge;
+        this.anonymousLimits = new AddressRateLimits(edge.anonymousRate());
         this.authenticator = authenticator;
         this.policy = policy;
         this.rateLimits = rateLimits;
@@ -62,7 +77,7 @@ public final class ApiSecurity {
 
     /** The same guard, also taking the caller's identity from the front proxy it trusts (a leading replica's manager). */
     public ApiSecurity withFrontProxy(FrontProxyIdentity trusted) {
-        return new ApiSecurity(authenticator, policy, rateLimits, audit, clock, trusted);
+        return new ApiSecurity(authenticator, policy, rateLimits, audit, clock, edge, trusted);
     }
 
     /** No authentication or authorization: only the object limits. */
@@ -70,17 +85,13 @@ public final class ApiSecurity {
         return new ApiSecurity(null, null, null, null, Clock.systemUTC());
     }
 
-    /**
-     * The dashboard's page, style and scripts hold no data, and a browser cannot send a token before it
-     * has them; its data (the live stream and the APIs it calls) stays behind authentication.
-     */
-    static boolean isDashboardPage(String path) {
-        return path.equals("/") || path.equals("/dashboard")
-                || (path.startsWith("/dashboard/") && !path.equals("/dashboard/stream"));
-    }
-
     public boolean enabled() {
         return authenticator != null;
+    }
+
+    /** Stream caps and connection timeouts ({@link EdgeLimits#DEFAULTS} when security is off). */
+    public EdgeLimits edge() {
+        return edge;
     }
 
     public void guard(RoutingContext ctx) {
@@ -96,13 +107,38 @@ public final class ApiSecurity {
         guard(ctx, false);
     }
 
+    /**
+     * Decides on the canonical path ({@link RoutedPath}), the one the router matches and the handlers
+     * answer on; a path not in canonical form is refused (400) before anything else. Only the exact
+     * open paths pass without a token, and those (health probes and /version aside) count against the
+     * caller's address, as every refusal of an unauthenticated request does.
+     */
     private void guard(RoutingContext ctx, boolean resume) {
         HttpServerRequest request = ctx.request();
-        if (!enabled() || OPEN_PATHS.contains(request.path()) || isDashboardPage(request.path())) {
+        String path;
+        String malformed;
+        try {
+            path = RoutedPath.resolve(ctx);
+            malformed = queryProblem(request);
+        } catch (IllegalArgumentException notCanonical) {
+            path = null;
+            malformed = notCanonical.getMessage();
+        }
+        if (malformed != null) {
+            refuseAnonymous(ctx, RequestAttributes.of(request.method().name(),
+                    CanonicalPath.truncated(String.valueOf(request.path())), false),
+                    new ApiException(400, "BadRequest", malformed, null, null, null, List.of()));
+            return;
+        }
+        if (!enabled()) {
             ctx.next();
             return;
         }
-        RequestAttributes attributes = RequestAttributes.of(request.method().name(), request.path(),
+        if (RoutedPath.isOpen(path)) {
+            if (RoutedPath.isUnmetered(path) || withinAnonymousRate(ctx)) ctx.next();
+            return;
+        }
+        RequestAttributes attributes = RequestAttributes.of(request.method().name(), path,
                 "true".equals(request.getParam("watch")) || "1".equals(request.getParam("watch")));
         Optional<String> token = bearer(request.getHeader("Authorization"));
         request.pause();
@@ -112,16 +148,39 @@ public final class ApiSecurity {
             return;
         }
         if (token.isEmpty()) {
-            refuse(ctx, anonymous(), attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
+            refuseAnonymous(ctx, attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
             return;
         }
         ctx.vertx().executeBlocking(() -> authenticator.authenticate(token.get()), false).onComplete(result -> {
             if (result.failed() || result.result().isEmpty()) {
-                refuse(ctx, anonymous(), attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
+                refuseAnonymous(ctx, attributes, new ApiException(401, "Unauthorized", "Unauthorized", null, null, null, List.of()));
             } else {
                 authorized(ctx, result.result().get(), attributes, resume);
             }
         });
+    }
+
+    /** A refusal of a caller not authenticated: audited, unless its address is over the anonymous rate (429, not audited). */
+    private void refuseAnonymous(RoutingContext ctx, RequestAttributes attributes, ApiException refusal) {
+        if (!enabled()) {
+            ctx.response().setStatusCode(refusal.code()).putHeader("content-type", "application/json").end(StatusBody.of(refusal).toString());
+        } else if (withinAnonymousRate(ctx)) {
+            refuse(ctx, anonymous(), attributes, refusal);
+        }
+    }
+
+    /** False, having answered 429 with Retry-After, when the caller's address is over the anonymous rate. */
+    private boolean withinAnonymousRate(RoutingContext ctx) {
+        SocketAddress remote = ctx.request().remoteAddress();
+        String address = remote == null || remote.hostAddress() == null ? "unknown" : remote.hostAddress();
+        OptionalLong wait = anonymousLimits.acquire(address);
+        if (wait.isEmpty()) return true;
+        ApiException tooMany = new ApiException(429, "TooManyRequests",
+                "Too many requests, please try again later: the limit for unauthenticated requests from one address is exceeded",
+                null, null, null, List.of());
+        ctx.response().setStatusCode(429).putHeader("Retry-After", Long.toString(wait.getAsLong()))
+                .putHeader("content-type", "application/json").end(StatusBody.of(tooMany).toString());
+        return false;
     }
 
     private void authorized(RoutingContext ctx, UserInfo user, RequestAttributes attributes, boolean resume) {
@@ -145,7 +204,7 @@ public final class ApiSecurity {
         }
         ctx.put(USER_KEY, acting);
         ctx.put(EXTRA_KEY, identity.extra());
-        boolean dryRun = ctx.request().params().contains("dryRun");
+        boolean dryRun = dryRun(ctx);
         ctx.addEndHandler(done -> record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun));
         ctx.next();
         if (resume) ctx.request().resume();
@@ -167,6 +226,20 @@ public final class ApiSecurity {
         return extra == null ? Map.of() : extra;
     }
 
+
+    /** Serves requests on server, closing connections slow to send a request head or idle too long ({@link ConnectionTimeouts}). */
+    public HttpServer serve(Vertx vertx, HttpServer server, Handler<HttpServerRequest> requests) {
+        return new ConnectionTimeouts(vertx, edge.headerReadTimeout(), edge.idleTimeout()).install(server, requests);
+    }
+
+    /** Who holds a long-lived stream: the authenticated user, or the source address when security is off. */
+    public String streamOwner(RoutingContext ctx) {
+        UserInfo user = caller(ctx);
+        if (user != null) return "user:" + user.name();
+        SocketAddress remote = ctx.request().remoteAddress();
+        return "address:" + (remote == null ? "unknown" : remote.hostAddress());
+    }
+
     /** The caller the guard authenticated (the impersonated identity, if any), or null when security is off. */
     public UserInfo caller(RoutingContext ctx) {
         return ctx.get(USER_KEY);
@@ -185,21 +258,45 @@ public final class ApiSecurity {
         }
     }
 
+    /** Every refusal at the gate is audited, reads included. */
     private void refuse(RoutingContext ctx, UserInfo user, RequestAttributes attributes, ApiException refusal) {
         refuse(ctx, user, null, attributes, refusal);
     }
 
     private void refuse(RoutingContext ctx, UserInfo user, UserInfo impersonated, RequestAttributes attributes, ApiException refusal) {
-        record(user, impersonated, attributes, refusal.code(), ctx.request().params().contains("dryRun"));
+        recordAlways(user, impersonated, attributes, refusal.code(), dryRun(ctx));
         ctx.response().setStatusCode(refusal.code()).putHeader("content-type", "application/json")
                 .end(StatusBody.of(refusal).toString());
     }
 
     private void record(UserInfo user, UserInfo impersonated, RequestAttributes attributes, int code, boolean dryRun) {
-        if (audit == null || !AuditRecord.worthRecording(attributes.verb(), code)) return;
+        if (AuditRecord.worthRecording(attributes.verb(), code)) recordAlways(user, impersonated, attributes, code, dryRun);
+    }
+
+    private void recordAlways(UserInfo user, UserInfo impersonated, RequestAttributes attributes, int code, boolean dryRun) {
+        if (audit == null) return;
         audit.record(new AuditRecord(clock.instant(), user.name(), user.groups(), attributes.verb(), attributes.apiGroup(),
                 attributes.resourceRequest() ? attributes.resourceWithSubresource() : attributes.path(),
                 attributes.namespace(), attributes.name(), code, dryRun, impersonated));
+    }
+
+    /** Null when the query string decodes; otherwise what is wrong with it (answered 400, never 500 later). */
+    private static String queryProblem(HttpServerRequest request) {
+        try {
+            request.params();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "the request query is not valid: " + CanonicalPath.truncated(e.getMessage());
+        }
+    }
+
+    /** Whether the query asks for a dry run; false when the query cannot be decoded (refused with 400 by the guard). */
+    private static boolean dryRun(RoutingContext ctx) {
+        try {
+            return ctx.request().params().contains("dryRun");
+        } catch (IllegalArgumentException malformedQuery) {
+            return false;
+        }
     }
 
     private static UserInfo anonymous() {

@@ -2,7 +2,12 @@ package dev.berth.manager.security.edge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.berth.manager.security.AuditRecord;
+import dev.berth.manager.security.CanonicalPath;
 import dev.berth.manager.store.PrivateFiles;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,11 +21,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Appends one JSON line per {@link AuditRecord} to a file, flushed per line. Thread-safe. The file is
  * the manager user's only (0600, in a 0700 directory, see {@link PrivateFiles}): it names every user
- * and what they touched.
+ * and what they touched. Every string in a line is cut to {@link CanonicalPath#MAX_ECHO} characters and
+ * at most {@link #MAX_GROUPS} groups are kept, so a caller who chooses a long path, name or namespace
+ * cannot make the line long.
  */
 public final class AuditLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    static final int MAX_GROUPS = 32;
     private final Path file;
     private final OutputStream out;
 
@@ -38,13 +46,28 @@ public final class AuditLog implements AutoCloseable {
 
     public synchronized void record(AuditRecord record) {
         try {
-            out.write((JSON.writeValueAsString(record.toJson()) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.write((JSON.writeValueAsString(bounded(record.toJson())) + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         } catch (IOException e) {
             log.atError().setMessage("cannot write the audit log").addKeyValue("file", file.toString()).setCause(e).log();
         }
+    }
+
+    static ObjectNode bounded(ObjectNode line) {
+        line.properties().forEach(field -> {
+            JsonNode value = field.getValue();
+            if (value.isTextual()) {
+                field.setValue(TextNode.valueOf(CanonicalPath.truncated(value.asText())));
+            } else if (value instanceof ArrayNode array) {
+                while (array.size() > MAX_GROUPS) array.remove(array.size() - 1);
+                for (int i = 0; i < array.size(); i++) {
+                    if (array.get(i).isTextual()) array.set(i, TextNode.valueOf(CanonicalPath.truncated(array.get(i).asText())));
+                }
+            }
+        });
+        return line;
     }
 
     @Override
