@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.ReplicaCertificateAuthority;
+import dev.berth.manager.security.ReplicaTrust;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.SelfSignedCertificate;
 import dev.berth.manager.server.BerthManager;
@@ -27,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -62,8 +65,10 @@ class GuardedReplicaDescriptionTest {
                 .inCluster("berth-describe-" + UUID.randomUUID(), hazelcastPort, List.of("127.0.0.1:" + hazelcastPort))
                 .checkingLeadershipEvery(Duration.ofMillis(500));
         PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC());
+        ReplicaTrust trust = ReplicaCertificateAuthority.generate("berth-replica-ca", Duration.ofDays(1), Clock.systemUTC())
+                .writeTrust(dir.resolve("replicas"), "solo", Set.of("solo"), 0);
         replica = ManagerReplica.start(options, store, () -> new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS)
-                .secure(security.withoutTls()), security);
+                .secure(security.withoutTls()), security, trust);
         await().atMost(Duration.ofSeconds(40)).until(replica::isLeader);
 
         String anonymous = send(ManagerReplicas.REPLICA_PATH, null);
