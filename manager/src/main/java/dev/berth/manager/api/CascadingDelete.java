@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -33,6 +35,8 @@ import java.util.function.Function;
  *       then the object; the answer is the object as marked, as kube-apiserver answers it.</li>
  * </ul>
  * Every deletion runs the kind's {@code deleted} hook, so a collected Workload releases its quota.
+ * Cost: one scan of the namespace (the whole store for a cluster-scoped owner) per request, then one
+ * read per dependent. One instance serves one request.
  */
 final class CascadingDelete {
     static final String FOREGROUND_FINALIZER = "foregroundDeletion";
@@ -41,6 +45,7 @@ final class CascadingDelete {
     private final ResourceRegistry registry;
     private final Function<ResourceType, ObjectHooks> hooks;
     private final Clock clock;
+    private Map<String, List<ObjectKey>> index;
 
     CascadingDelete(ObjectStore store, ResourceRegistry registry, Function<ResourceType, ObjectHooks> hooks, Clock clock) {
         this.store = store;
@@ -62,7 +67,8 @@ final class CascadingDelete {
     private StoredObject delete(ResourceType type, StoredObject owner, Propagation propagation, Set<String> deleting) {
         String uid = uid(owner);
         deleting.add(uid);
-        List<StoredObject> dependents = dependents(type, owner, uid);
+        if (index == null) index = index(store, registry, type, owner);
+        List<StoredObject> dependents = uid.isEmpty() ? List.of() : dependents(uid);
         switch (propagation) {
             case ORPHAN -> {
                 for (StoredObject dependent : dependents) dropReference(dependent.key(), uid);
@@ -112,22 +118,32 @@ final class CascadingDelete {
         return false;
     }
 
-    private List<StoredObject> dependents(ResourceType ownerType, StoredObject owner, String uid) {
+    /** The current objects whose ownerReferences name uid, from the index of the cascade's one scan. */
+    private List<StoredObject> dependents(String uid) {
         List<StoredObject> dependents = new ArrayList<>();
-        if (uid.isEmpty()) return dependents;
+        for (ObjectKey key : index.getOrDefault(uid, List.of())) store.get(key).ifPresent(dependents::add);
+        return dependents;
+    }
+
+    /**
+     * One pass over the objects that can depend on the owner (its namespace, or every object for a
+     * cluster-scoped owner), indexed by the owner uids they name: a cascade of any depth then costs
+     * one scan, not one per collected object. A namespaced dependent's own dependents share its
+     * namespace, so the pass covers the whole cascade.
+     */
+    private static Map<String, List<ObjectKey>> index(ObjectStore store, ResourceRegistry registry, ResourceType ownerType, StoredObject owner) {
+        Map<String, List<ObjectKey>> index = new HashMap<>();
         String namespace = ownerType.namespaced() ? owner.key().namespace() : null;
         for (ResourceType type : registry.types()) {
             if (namespace != null && !type.namespaced()) continue;
             for (StoredObject candidate : store.list(type.resource(), namespace)) {
                 for (JsonNode reference : references(candidate.object())) {
-                    if (uid.equals(reference.path("uid").asText())) {
-                        dependents.add(candidate);
-                        break;
-                    }
+                    String uid = reference.path("uid").asText("");
+                    if (!uid.isEmpty()) index.computeIfAbsent(uid, u -> new ArrayList<>()).add(candidate.key());
                 }
             }
         }
-        return dependents;
+        return index;
     }
 
     private void dropReference(ObjectKey key, String ownerUid) {

@@ -151,6 +151,22 @@ class DeleteOptionsHttpTest extends ApiServerFixture {
     }
 
     @Test
+    void aChainOfDependentsIsCollectedToItsEnd() throws Exception {
+        JsonNode owner = created(WIDGETS, widget("a", "{}"));
+        ownedGadget("g0", owner);
+        for (int i = 1; i < 30; i++) {
+            JsonNode previous = get(GADGETS + "/g" + (i - 1)).body();
+            created(GADGETS, "{'apiVersion':'test.berth.dev/v1','kind':'Gadget','metadata':{'name':'g" + i
+                    + "','ownerReferences':[{'apiVersion':'test.berth.dev/v1','kind':'Gadget','name':'g" + (i - 1)
+                    + "','uid':'" + previous.at("/metadata/uid").asText() + "'}]},'spec':{'size':1}}");
+        }
+
+        assertThat(delete(WIDGETS + "/a", ",'propagationPolicy':'Foreground'").code()).isEqualTo(200);
+
+        assertThat(names(get(GADGETS))).isEmpty();
+    }
+
+    @Test
     void badOptionsAre400AndDeleteNothing() throws Exception {
         created(WIDGETS, widget("a", "{}"));
         long revision = store.revision();
