@@ -21,4 +21,24 @@ final class JsonMergePatch {
         }
         return result;
     }
+
+    /**
+     * The patch as it reads once applied to nothing: every object member whose value is null removed,
+     * at every depth (array elements are values, kept as they are, as RFC 7386 keeps them). What a
+     * merge patch or an apply configuration sets, for checks made before the merge.
+     */
+    static ObjectNode withoutNulls(ObjectNode patch) {
+        ObjectNode copy = patch.deepCopy();
+        strip(copy);
+        return copy;
+    }
+
+    private static void strip(ObjectNode object) {
+        java.util.List<String> nulls = new java.util.ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : object.properties()) if (field.getValue().isNull()) nulls.add(field.getKey());
+        object.remove(nulls);
+        for (Map.Entry<String, JsonNode> field : object.properties()) {
+            if (field.getValue() instanceof ObjectNode child) strip(child);
+        }
+    }
 }

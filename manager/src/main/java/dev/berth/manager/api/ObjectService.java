@@ -153,9 +153,21 @@ public final class ObjectService {
         return replace(path, merged);
     }
 
+    /** Deletes with the default options: Background propagation to the object's dependents. */
     public Outcome delete(ResourcePath path) {
-        StoredObject deleted = write(path, () -> store.delete(path.key()));
-        hooks(path.type()).deleted(deleted);
+        return delete(path, DeleteOptions.DEFAULT);
+    }
+
+    /**
+     * Deletes as the DeleteOptions say: preconditions (409 when they do not hold, nothing deleted),
+     * dry run, and propagation to dependents by ownerReference (see {@link CascadingDelete}).
+     */
+    Outcome delete(ResourcePath path, DeleteOptions options) {
+        if (options.dryRun() && !dryRun) return dryRun().delete(path, options);
+        StoredObject existing = existing(path);
+        options.checkPreconditions(path, existing.object());
+        CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
+        StoredObject deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
         return new Outcome(shaped(deleted, path), List.of());
     }
 
@@ -223,11 +235,16 @@ public final class ObjectService {
         return ResourcePath.collection(type, version, namespace);
     }
 
+    /**
+     * A body without kind or apiVersion takes them from the URL, as kube-apiserver defaults them from
+     * the request's group, version and kind (Python's and JavaScript's model objects often omit them);
+     * a body that names another kind or group than the URL is a 400.
+     */
     private void checkKind(ResourcePath path, ObjectNode body) {
+        if (body.path("kind").asText("").isEmpty()) body.put("kind", path.type().kind());
+        if (body.path("apiVersion").asText("").isEmpty()) body.put("apiVersion", path.apiVersion());
         String apiVersion = body.path("apiVersion").asText("");
         String kind = body.path("kind").asText("");
-        if (kind.isEmpty()) throw ApiException.badRequest("Object 'Kind' is missing in the request body");
-        if (apiVersion.isEmpty()) throw ApiException.badRequest("Object 'apiVersion' is missing in the request body");
         ResourceType type = registry.byApiVersionAndKind(apiVersion, kind).orElseThrow(() -> unknownKind(apiVersion, kind));
         if (!type.equals(path.type())) {
             throw ApiException.badRequest("the API version in the data (" + apiVersion + ") and kind (" + kind
@@ -288,6 +305,15 @@ public final class ObjectService {
         ObjectNode current = shaped(existing(path), path);
         metadata(current).remove("resourceVersion");
         return current;
+    }
+
+    /**
+     * The document a patch applies to: the object as a GET returns it, resourceVersion, uid and
+     * managedFields included, so a JSON patch can {@code test} them. The patched result keeps the
+     * current resourceVersion unless the patch changed it, and a changed one is a precondition (409).
+     */
+    ObjectNode patchTarget(ResourcePath path) {
+        return shaped(existing(path), path);
     }
 
     /** Whether the object exists. */

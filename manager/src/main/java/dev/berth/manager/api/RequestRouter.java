@@ -52,7 +52,7 @@ final class RequestRouter {
                 if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path);
                 return replace(target, request, path, checked(checkPatched, patched(request, path, true)));
             }
-            if (method.equals("DELETE")) return ApiReply.ok(200, target.delete(path));
+            if (method.equals("DELETE")) return ApiReply.ok(200, service.delete(path, DeleteOptions.of(request)));
         }
         throw ApiException.methodNotAllowed(method);
     }
@@ -94,7 +94,7 @@ final class RequestRouter {
         if (!List.of(MERGE_PATCH, STRATEGIC_MERGE_PATCH, JSON_PATCH, APPLY_PATCH).contains(type)) {
             throw ApiException.unsupportedMediaType(request.contentType());
         }
-        ObjectNode current = service.forPatch(path);
+        ObjectNode current = service.patchTarget(path);
         JsonNode result = switch (type) {
             case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> JsonMergePatch.apply(current, patchBody(request));
             case JSON_PATCH -> JsonPatch.apply(current, ManifestReader.readAny(request.body()));
@@ -113,11 +113,12 @@ final class RequestRouter {
         return request.method().equals("PATCH") && ManifestReader.mediaType(request.contentType()).equals(APPLY_PATCH);
     }
 
+    /** The merge patch or apply configuration; an apply configuration's nulls mean "not set" (the field is given up). */
     private static ObjectNode patchBody(ApiRequest request) {
         String contentType = isApply(request) ? "application/yaml" : "application/json";
         List<ObjectNode> documents = ManifestReader.read(request.body(), contentType);
         if (documents.size() != 1) throw ApiException.badRequest("a patch must hold exactly one object, not " + documents.size());
-        return documents.get(0);
+        return isApply(request) ? JsonMergePatch.withoutNulls(documents.get(0)) : documents.get(0);
     }
 
     private static ObjectNode single(ApiRequest request) {

@@ -2,11 +2,9 @@ package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
-import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.PriorityResolver;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.AlreadyExistsException;
-import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.core.WorkloadStatus;
@@ -16,7 +14,8 @@ import java.util.Optional;
 /**
  * A job kind (batch/v1 Job, JobSet) that Kueue manages through a Workload it derives. The job is
  * validated by deriving its Workload before anything is stored; once the job is stored, the
- * Workload is created and queued. Deleting the job deletes its Workload, as owner references would.
+ * Workload is created and queued. The Workload names the job in its ownerReferences, so deleting the
+ * job collects it (or orphans it) as the request's propagationPolicy says (api.CascadingDelete).
  * Jobs without the queue-name label are stored and left alone, as Kueue does by default.
  */
 final class OwnedWorkloadHooks implements ObjectHooks {
@@ -61,24 +60,6 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         } catch (AlreadyExistsException alreadyThere) {
             // A replayed create: the workload is already queued.
         }
-    }
-
-    @Override
-    public void deleted(StoredObject object) {
-        String uid = object.object().path("metadata").path("uid").asText();
-        for (StoredObject workload : state.store.list(Resources.WORKLOADS.resource(), object.key().namespace())) {
-            for (var owner : workload.object().path("metadata").path("ownerReferences")) {
-                if (uid.equals(owner.path("uid").asText())) {
-                    try {
-                        state.store.delete(workload.key());
-                    } catch (NotFoundException gone) {
-                        continue;
-                    }
-                    state.controller.delete(WorkloadKey.of(workload.key().namespace(), workload.key().name()));
-                }
-            }
-        }
-        state.reschedule();
     }
 
     static boolean isQueued(ObjectNode job) {

@@ -69,18 +69,13 @@ final class PodHooks implements ObjectHooks {
         }
     }
 
+    /**
+     * A pod group's Workload goes with any of its pods, as before. A single pod's Workload names the
+     * pod in its ownerReferences and is collected (or orphaned) by the delete itself (api.CascadingDelete).
+     */
     @Override
     public void deleted(StoredObject object) {
-        String group = groupName(object.object());
-        String name = group;
-        if (group == null) {
-            String uid = object.object().path("metadata").path("uid").asText();
-            for (StoredObject workload : state.store.list(Resources.WORKLOADS.resource(), object.key().namespace())) {
-                for (var owner : workload.object().path("metadata").path("ownerReferences")) {
-                    if (uid.equals(owner.path("uid").asText())) name = workload.key().name();
-                }
-            }
-        }
+        String name = groupName(object.object());
         if (name == null) return;
         try {
             state.store.delete(new ObjectKey(Resources.WORKLOADS.resource(), object.key().namespace(), name));
