@@ -148,12 +148,9 @@ public final class ApiServer {
         }
     }
 
+    /** The size the object would have stored; counting stops past twice the object size limit. */
     private static int encodedSize(ObjectNode object) {
-        try {
-            return JSON.writeValueAsBytes(object).length;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode a patched object", e);
-        }
+        return (int) StoredSizeLimit.encodedBytes(object, 2L * dev.berth.manager.security.ObjectLimits.MAX_OBJECT_BYTES);
     }
 
     /**
@@ -170,7 +167,7 @@ public final class ApiServer {
                 : ManifestReader.isYaml(contentType) || media.endsWith("+yaml") ? "application/yaml" : null;
         if (readAs == null) return;
         List<ObjectNode> documents = ManifestReader.read(request.body(), readAs);
-        if (documents.size() == 1) security.checkWrite(caller, route.path(), documents.get(0), request.body().length);
+        if (documents.size() == 1) security.checkWrite(caller, route.path(), documents.get(0), encodedSize(documents.get(0)));
     }
 
     private void watch(RoutingContext ctx, ApiRequest request) {
