@@ -33,6 +33,7 @@ final class FieldOwnership {
 
     /** Records an update (create, replace, patch) by manager: the fields it changed become its own. */
     static void recordUpdate(ObjectNode before, ObjectNode after, String manager, Instant now) {
+        requireObjectMetadata(after);
         List<Entry> entries = entries(after.path("metadata").has("managedFields") ? after : before);
         Set<List<String>> changed = new LinkedHashSet<>();
         for (List<String> field : fields(after)) {
@@ -50,6 +51,7 @@ final class FieldOwnership {
     static ObjectNode apply(ObjectNode live, ObjectNode applied, String manager, boolean force, Instant now) {
         String applier = manager(manager, null);
         if (applier == null) throw ApiException.badRequest("fieldManager is required for apply requests");
+        requireObjectMetadata(applied);
         List<Entry> entries = live == null ? List.of() : entries(live);
         Set<List<String>> appliedFields = fields(applied);
         if (!force && live != null) checkConflicts(entries, live, applied, applier, appliedFields);
@@ -190,6 +192,13 @@ final class FieldOwnership {
         JsonNode parent = object;
         for (String segment : field.subList(0, field.size() - 1)) parent = parent.path(segment);
         if (parent instanceof ObjectNode node) node.remove(field.get(field.size() - 1));
+    }
+
+    /** Field ownership is recorded in metadata: a null one counts as absent, any other non-object is refused (400). */
+    private static void requireObjectMetadata(ObjectNode object) {
+        JsonNode metadata = object.get("metadata");
+        if (metadata != null && metadata.isNull()) object.remove("metadata");
+        else if (metadata != null && !metadata.isObject()) throw ApiException.badRequest("metadata must be an object");
     }
 
     private static ObjectNode withoutManagedFields(ObjectNode applied) {

@@ -20,6 +20,11 @@ public final class PodRequests {
 
     private PodRequests() {}
 
+    /** A list field of another type is refused, not read as an empty list (nor indexed into). */
+    private static void requireList(JsonNode node, String fieldPath, List<FieldCause> into) {
+        if (!node.isMissingNode() && !node.isNull() && !node.isArray()) into.add(FieldCause.invalid(fieldPath, "must be a list"));
+    }
+
     /**
      * Effective per-pod requests in canonical units, without the implicit {@code pods} resource and
      * without zero amounts. Unreadable quantities add a cause under {@code fieldPath} to {@code into}.
@@ -27,15 +32,17 @@ public final class PodRequests {
     public static Map<String, Long> perPod(ObjectNode podSpec, String fieldPath, List<FieldCause> into) {
         Map<String, Long> total = new TreeMap<>();
         JsonNode containers = podSpec.path("containers");
+        requireList(containers, fieldPath + ".containers", into);
         for (int i = 0; i < containers.size(); i++) {
-            addInto(total, containerRequests(containers.get(i), fieldPath + ".containers[" + i + "]", into));
+            addInto(total, containerRequests(containers.path(i), fieldPath + ".containers[" + i + "]", into));
         }
 
         Map<String, Long> runningSidecars = new TreeMap<>();
         Map<String, Long> largestInit = new TreeMap<>();
         JsonNode initContainers = podSpec.path("initContainers");
+        requireList(initContainers, fieldPath + ".initContainers", into);
         for (int i = 0; i < initContainers.size(); i++) {
-            JsonNode container = initContainers.get(i);
+            JsonNode container = initContainers.path(i);
             Map<String, Long> requests = containerRequests(container, fieldPath + ".initContainers[" + i + "]", into);
             Map<String, Long> whileRunning;
             if (SIDECAR_RESTART_POLICY.equals(container.path("restartPolicy").asText())) {

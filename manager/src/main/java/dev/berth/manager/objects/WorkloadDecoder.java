@@ -30,7 +30,7 @@ public final class WorkloadDecoder {
         List<PodSetRequest> podSets = new ArrayList<>();
         JsonNode podSetNodes = spec.path("podSets");
         for (int i = 0; i < podSetNodes.size(); i++) {
-            podSets.add(podSet(podSetNodes.get(i), "spec.podSets[" + i + "]", causes));
+            podSets.add(podSet(podSetNodes.path(i), "spec.podSets[" + i + "]", causes));
         }
         int priority = spec.path("priority").asInt(0);
         String name = metadata.path("name").asText("");

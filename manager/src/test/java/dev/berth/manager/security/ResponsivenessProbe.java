@@ -20,6 +20,8 @@ final class ResponsivenessProbe implements AutoCloseable {
     static final Duration READYZ_BOUND = Duration.ofSeconds(1);
 
     private final SecureManager api;
+    /** A client of its own, so that probes keep their connection and do not queue behind the requests under test. */
+    private final HttpClient client;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "responsiveness-probe");
         thread.setDaemon(true);
@@ -32,6 +34,8 @@ final class ResponsivenessProbe implements AutoCloseable {
 
     ResponsivenessProbe(SecureManager api) {
         this.api = api;
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(api.client.sslContext())
+                .connectTimeout(Duration.ofSeconds(30)).build();
         timer.scheduleWithFixedDelay(this::probe, 0, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -50,7 +54,7 @@ final class ResponsivenessProbe implements AutoCloseable {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api.base + path)).timeout(Duration.ofSeconds(30)).GET();
             if (token != null) request.header("Authorization", "Bearer " + token);
-            HttpResponse<String> response = api.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) fail(path + " answered " + response.statusCode());
         } catch (Exception e) {
             fail(path + " failed: " + e);
