@@ -152,6 +152,21 @@ class AmplificationTest {
         refusedQuickly(JOBS, YAML, body, 413, "once encoded as it would be stored");
     }
 
+    @Test
+    void aServerSideApplyOfManyFieldsOverManyManagersIsRefusedQuickly() throws Exception {
+        StringBuilder managers = new StringBuilder();
+        for (int i = 0; i < 5_000; i++) {
+            managers.append(i == 0 ? "" : ",").append("{\"manager\":\"m").append(i).append("\",\"operation\":\"Update\",")
+                    .append("\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:x").append(i).append("\":{}}}}");
+        }
+        String job = TenantAuthorizationTest.job("managed", "").replace("metadata:\n", "metadata:\n  managedFields: [" + managers + "]\n");
+        created(api.send("POST", JOBS, SecureManager.ALICE, YAML, job));
+        StringBuilder labels = new StringBuilder();
+        for (int i = 0; i < 40_000; i++) labels.append("    l").append(i).append(": v\n");
+        String applied = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: managed\n  labels:\n" + labels;
+        refusedQuickly(JOBS + "/managed?fieldManager=amplifier", "application/apply-patch+yaml", applied, 413, "larger than the limit");
+    }
+
     private void refusedQuickly(String path, String contentType, String body, int code, String message) throws Exception {
         List<String> before = api.contents();
         probe.reset();
