@@ -63,7 +63,7 @@ class ApiFuzzTest {
         kinds.add(new Kind("batch/jobs", "/apis/batch/v1/namespaces/team-a/jobs", seed("sample-job.yaml")));
         kinds.add(new Kind("jobset.x-k8s.io/jobsets", "/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets", seed("training-jobset.yaml")));
         kinds.add(new Kind("kueue.x-k8s.io/workloads", "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads",
-                (ObjectNode) ManifestReader.read(AmplificationTest.workload("w", "").getBytes(StandardCharsets.UTF_8), "application/yaml").get(0)));
+                ManifestReader.read(AmplificationTest.workload("w", "").getBytes(StandardCharsets.UTF_8), "application/yaml").get(0)));
         probe = new ResponsivenessProbe(api);
     }
 
