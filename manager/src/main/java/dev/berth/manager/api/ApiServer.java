@@ -160,12 +160,9 @@ public final class ApiServer {
         }
     }
 
+    /** The size the object would have stored; counting stops past twice the object size limit. */
     private static int encodedSize(ObjectNode object) {
-        try {
-            return JSON.writeValueAsBytes(object).length;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot encode a patched object", e);
-        }
+        return (int) StoredSizeLimit.encodedBytes(object, 2L * dev.berth.manager.security.ObjectLimits.MAX_OBJECT_BYTES);
     }
 
     /**
@@ -185,7 +182,7 @@ public final class ApiServer {
         if (documents.size() != 1) return;
         // a patch's nulls delete keys (RFC 7386): check what it sets; RequestRouter checks the merged result again
         ObjectNode written = method.equals("PATCH") ? JsonMergePatch.withoutNulls(documents.get(0)) : documents.get(0);
-        security.checkWrite(caller, route.path(), written, request.body().length);
+        security.checkWrite(caller, route.path(), written, encodedSize(written));
     }
 
     private void watch(RoutingContext ctx, ApiRequest request) {

@@ -25,6 +25,8 @@ final class FieldOwnership {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     static final String APPLY = "Apply";
     static final String UPDATE = "Update";
+    /** A conflict answer names at most this many fields (and counts the rest). */
+    static final int MAX_CONFLICTS_LISTED = 100;
 
     private FieldOwnership() {}
 
@@ -33,6 +35,7 @@ final class FieldOwnership {
 
     /** Records an update (create, replace, patch) by manager: the fields it changed become its own. */
     static void recordUpdate(ObjectNode before, ObjectNode after, String manager, Instant now) {
+        requireObjectMetadata(after);
         List<Entry> entries = entries(after.path("metadata").has("managedFields") ? after : before);
         Set<List<String>> changed = new LinkedHashSet<>();
         for (List<String> field : fields(after)) {
@@ -50,14 +53,16 @@ final class FieldOwnership {
     static ObjectNode apply(ObjectNode live, ObjectNode applied, String manager, boolean force, Instant now) {
         String applier = manager(manager, null);
         if (applier == null) throw ApiException.badRequest("fieldManager is required for apply requests");
+        requireObjectMetadata(applied);
         List<Entry> entries = live == null ? List.of() : entries(live);
         Set<List<String>> appliedFields = fields(applied);
-        if (!force && live != null) checkConflicts(entries, live, applied, applier, appliedFields);
+        Map<List<String>, List<Entry>> owners = owners(entries);
+        if (!force && live != null) checkConflicts(owners, live, applied, applier, appliedFields);
         ObjectNode result = live == null ? NODES.objectNode() : live.deepCopy();
         for (Entry entry : entries) {
             if (!entry.manager().equals(applier) || !entry.operation().equals(APPLY)) continue;
             for (List<String> field : entry.fields()) {
-                if (!appliedFields.contains(field) && !ownedByOther(entries, field, applier)) remove(result, field);
+                if (!appliedFields.contains(field) && !ownedByOther(owners, field, applier)) remove(result, field);
             }
         }
         ObjectNode merged = (ObjectNode) JsonMergePatch.apply(result, withoutManagedFields(applied));
@@ -75,13 +80,26 @@ final class FieldOwnership {
         return merged;
     }
 
-    private static void checkConflicts(List<Entry> entries, ObjectNode live, ObjectNode applied, String applier,
+    /**
+     * Which entries own each field: built once, so that checking an apply costs the applied fields plus
+     * the owned fields, not their product (a body may carry many fields and an object many managers).
+     */
+    private static Map<List<String>, List<Entry>> owners(List<Entry> entries) {
+        Map<List<String>, List<Entry>> owners = new java.util.HashMap<>();
+        for (Entry entry : entries) {
+            for (List<String> field : entry.fields()) owners.computeIfAbsent(field, f -> new ArrayList<>()).add(entry);
+        }
+        return owners;
+    }
+
+    private static void checkConflicts(Map<List<String>, List<Entry>> owners, ObjectNode live, ObjectNode applied, String applier,
                                        Set<List<String>> appliedFields) {
         List<dev.berth.manager.objects.FieldCause> causes = new ArrayList<>();
         for (List<String> field : appliedFields) {
-            if (same(at(live, field), at(applied, field))) continue;
-            for (Entry entry : entries) {
-                if (!entry.manager().equals(applier) && entry.fields().contains(field)) {
+            List<Entry> owning = owners.get(field);
+            if (owning == null || same(at(live, field), at(applied, field))) continue;
+            for (Entry entry : owning) {
+                if (!entry.manager().equals(applier)) {
                     causes.add(new dev.berth.manager.objects.FieldCause(display(field),
                             "conflict with \"" + entry.manager() + "\" using " + entry.apiVersion(), "FieldManagerConflict"));
                 }
@@ -89,13 +107,19 @@ final class FieldOwnership {
         }
         if (causes.isEmpty()) return;
         StringBuilder message = new StringBuilder("Apply failed with " + causes.size() + " conflict" + (causes.size() == 1 ? "" : "s") + ":");
-        for (var cause : causes) message.append(' ').append(cause.message()).append(": ").append(cause.field());
+        for (var cause : causes.subList(0, Math.min(causes.size(), MAX_CONFLICTS_LISTED))) {
+            message.append(' ').append(cause.message()).append(": ").append(cause.field());
+        }
+        if (causes.size() > MAX_CONFLICTS_LISTED) {
+            message.append(" and ").append(causes.size() - MAX_CONFLICTS_LISTED).append(" more");
+            causes = causes.subList(0, MAX_CONFLICTS_LISTED);
+        }
         throw new ApiException(409, "Conflict", message.toString(), live.path("metadata").path("name").asText(null),
                 null, null, causes);
     }
 
-    private static boolean ownedByOther(List<Entry> entries, List<String> field, String manager) {
-        return entries.stream().anyMatch(e -> !e.manager().equals(manager) && e.fields().contains(field));
+    private static boolean ownedByOther(Map<List<String>, List<Entry>> owners, List<String> field, String manager) {
+        return owners.getOrDefault(field, List.of()).stream().anyMatch(e -> !e.manager().equals(manager));
     }
 
     private static List<Entry> owned(List<Entry> entries, String manager, String operation, String apiVersion,
@@ -190,6 +214,13 @@ final class FieldOwnership {
         JsonNode parent = object;
         for (String segment : field.subList(0, field.size() - 1)) parent = parent.path(segment);
         if (parent instanceof ObjectNode node) node.remove(field.get(field.size() - 1));
+    }
+
+    /** Field ownership is recorded in metadata: a null one counts as absent, any other non-object is refused (400). */
+    private static void requireObjectMetadata(ObjectNode object) {
+        JsonNode metadata = object.get("metadata");
+        if (metadata != null && metadata.isNull()) object.remove("metadata");
+        else if (metadata != null && !metadata.isObject()) throw ApiException.badRequest("metadata must be an object");
     }
 
     private static ObjectNode withoutManagedFields(ObjectNode applied) {

@@ -31,13 +31,15 @@ import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads request bodies and manifest files, JSON or (multi-document) YAML, strictly: invalid UTF-8,
- * duplicate keys, deep nesting, alias bombs and non-object documents are refused with a 400 that
- * says what and where.
+ * duplicate keys, deep nesting, alias bombs (collection or scalar aliases expanding past
+ * {@value #MAX_YAML_ALIAS_BYTES} bytes) and non-object documents are refused with a 400 that says what and where.
  */
 public final class ManifestReader {
     public static final int MAX_DEPTH = 100;
     public static final int MAX_YAML_ALIASES = 50;
     public static final long MAX_YAML_NODES = 1_000_000;
+    /** What alias expansion may add to one YAML document, estimated as JSON bytes, scalar aliases included. */
+    public static final long MAX_YAML_ALIAS_BYTES = 256 * 1024;
     private static final ObjectMapper JSON = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -126,7 +128,7 @@ public final class ManifestReader {
                 index++;
                 Node node = composed.next();
                 if (node == null) continue;
-                JsonNode tree = new YamlTreeConverter(MAX_DEPTH, MAX_YAML_NODES).convert(node);
+                JsonNode tree = new YamlTreeConverter(MAX_DEPTH, MAX_YAML_NODES, MAX_YAML_ALIAS_BYTES).convert(node);
                 if (tree.isNull() || (tree.isTextual() && tree.asText().isEmpty())) continue;
                 documents.add(asObject(tree, "document " + index + " (" + YamlTreeConverter.where(node) + ")"));
             }

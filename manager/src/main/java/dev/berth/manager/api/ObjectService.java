@@ -97,6 +97,7 @@ public final class ObjectService {
             ObjectHooks hooks = hooks(type);
             ObjectNode admitted = admit(hooks, body, Optional.empty(), Operation.CREATE, path);
             List<String> warnings = hooks.warnings(admitted, Optional.empty(), Operation.CREATE);
+            StoredSizeLimit.check(admitted, type, name);
             StoredObject stored = store.create(path.key(), admitted);
             hooks.stored(stored);
             return new Outcome(shaped(stored, collection), warnings);
@@ -142,6 +143,7 @@ public final class ObjectService {
         ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted = admit(hooks, body, Optional.of(existing), Operation.UPDATE, path);
         List<String> warnings = hooks.warnings(admitted, Optional.of(existing), Operation.UPDATE);
+        StoredSizeLimit.check(admitted, path.type(), path.name());
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
         hooks.stored(stored);
         return new Outcome(shaped(stored, path), warnings);
@@ -192,6 +194,9 @@ public final class ObjectService {
         } catch (InvalidObjectException e) {
             throw ApiException.of(e, path.type(), path.name());
         }
+        ObjectNode withStatus = existing.object();
+        withStatus.set("status", admitted);
+        StoredSizeLimit.check(withStatus, path.type(), path.name());
         StoredObject stored = write(path, () -> store.replaceStatus(path.key(), admitted, resourceVersion(body)));
         hooks.statusStored(stored);
         return new Outcome(shaped(stored, path), List.of());

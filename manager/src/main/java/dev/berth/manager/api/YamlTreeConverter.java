@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
 import java.math.BigInteger;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -21,17 +23,24 @@ import org.yaml.snakeyaml.nodes.Tag;
 /**
  * Turns a composed SnakeYAML document into a Jackson tree as Kubernetes' YAML-to-JSON does:
  * aliases expanded, timestamps kept as strings, duplicate keys refused. Expansion is bounded by a
- * node budget and a depth limit, so neither an alias bomb nor a self-referencing alias can exhaust memory.
+ * node budget and a depth limit, so neither an alias bomb nor a self-referencing alias can exhaust memory,
+ * and by the bytes that aliases add (estimated as JSON, scalars included: SnakeYAML's own alias limit
+ * counts only collections), so that a small body cannot become a large object.
  */
 final class YamlTreeConverter {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final int maxDepth;
+    private final long maxAliasBytes;
+    private final Set<Node> anchored = Collections.newSetFromMap(new IdentityHashMap<>());
     private long budget;
+    private long aliasBytes;
+    private int insideAlias;
 
-    YamlTreeConverter(int maxDepth, long maxNodes) {
+    YamlTreeConverter(int maxDepth, long maxNodes, long maxAliasBytes) {
         this.maxDepth = maxDepth;
         this.budget = maxNodes;
+        this.maxAliasBytes = maxAliasBytes;
     }
 
     JsonNode convert(Node node) {
@@ -45,13 +54,38 @@ final class YamlTreeConverter {
         if (depth > maxDepth) {
             throw InvalidObjectException.badRequest("yaml: " + where(node) + ": nesting is deeper than " + maxDepth + " levels");
         }
-        if (node instanceof MappingNode mapping) return mapping(mapping, depth);
-        if (node instanceof SequenceNode sequence) {
-            ArrayNode array = NODES.arrayNode();
-            for (Node item : sequence.getValue()) array.add(convert(item, depth + 1));
-            return array;
+        boolean alias = node.getAnchor() != null && !anchored.add(node);
+        if (alias) insideAlias++;
+        try {
+            if (node instanceof MappingNode mapping) {
+                expanded(node, 2);
+                return mapping(mapping, depth);
+            }
+            if (node instanceof SequenceNode sequence) {
+                expanded(node, 2);
+                ArrayNode array = NODES.arrayNode();
+                for (Node item : sequence.getValue()) {
+                    expanded(item, 1);
+                    array.add(convert(item, depth + 1));
+                }
+                return array;
+            }
+            ScalarNode scalar = (ScalarNode) node;
+            expanded(node, scalar.getValue().length() + 2L);
+            return scalar(scalar);
+        } finally {
+            if (alias) insideAlias--;
         }
-        return scalar((ScalarNode) node);
+    }
+
+    /** Counts bytes produced by expanding an alias (the anchored original is free: the body holds it). */
+    private void expanded(Node node, long bytes) {
+        if (insideAlias == 0) return;
+        aliasBytes += bytes;
+        if (aliasBytes > maxAliasBytes) {
+            throw InvalidObjectException.badRequest("yaml: " + where(node) + ": aliases expand to more than "
+                    + maxAliasBytes + " bytes (alias expansion is limited)");
+        }
     }
 
     private ObjectNode mapping(MappingNode mapping, int depth) {
@@ -68,6 +102,7 @@ final class YamlTreeConverter {
                 throw InvalidObjectException.badRequest("yaml: " + where(keyNode) + ": a mapping key must be a scalar");
             }
             String key = scalarKey.getValue();
+            expanded(keyNode, key.length() + 4L);
             if (!seen.add(key)) {
                 throw InvalidObjectException.badRequest("yaml: " + where(keyNode) + ": duplicate key \"" + key + "\"");
             }

@@ -21,6 +21,11 @@ public final class PodRequests {
 
     private PodRequests() {}
 
+    /** A list field of another type is refused, not read as an empty list (nor indexed into). */
+    private static void requireList(JsonNode node, String fieldPath, List<FieldCause> into) {
+        if (!node.isMissingNode() && !node.isNull() && !node.isArray()) into.add(FieldCause.invalid(fieldPath, "must be a list"));
+    }
+
     /**
      * Effective per-pod requests in canonical units, without the implicit {@code pods} resource and
      * without zero amounts. Unreadable quantities add a cause under {@code fieldPath} to {@code into}.
@@ -28,16 +33,18 @@ public final class PodRequests {
     public static Map<String, Long> perPod(ObjectNode podSpec, String fieldPath, List<FieldCause> into) {
         Map<String, Long> total = new TreeMap<>();
         JsonNode containers = podSpec.path("containers");
+        requireList(containers, fieldPath + ".containers", into);
         for (int i = 0; i < containers.size(); i++) {
             String containerPath = fieldPath + ".containers[" + i + "]";
-            addInto(total, containerRequests(containers.get(i), containerPath, into), containerPath + ".resources.requests", into);
+            addInto(total, containerRequests(containers.path(i), containerPath, into), containerPath + ".resources.requests", into);
         }
 
         Map<String, Long> runningSidecars = new TreeMap<>();
         Map<String, Long> largestInit = new TreeMap<>();
         JsonNode initContainers = podSpec.path("initContainers");
+        requireList(initContainers, fieldPath + ".initContainers", into);
         for (int i = 0; i < initContainers.size(); i++) {
-            JsonNode container = initContainers.get(i);
+            JsonNode container = initContainers.path(i);
             String containerPath = fieldPath + ".initContainers[" + i + "]";
             String requestsPath = containerPath + ".resources.requests";
             Map<String, Long> requests = containerRequests(container, containerPath, into);

@@ -31,7 +31,7 @@ public final class WorkloadDecoder {
         RequestTotals totals = new RequestTotals();
         JsonNode podSetNodes = spec.path("podSets");
         for (int i = 0; i < podSetNodes.size(); i++) {
-            PodSetRequest podSet = podSet(podSetNodes.get(i), "spec.podSets[" + i + "]", causes);
+            PodSetRequest podSet = podSet(podSetNodes.path(i), "spec.podSets[" + i + "]", causes);
             totals.add(podSet.perPodRequests(), podSet.count(), "spec.podSets[" + i + "].count", causes);
             podSets.add(podSet);
         }

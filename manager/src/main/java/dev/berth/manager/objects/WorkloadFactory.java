@@ -62,7 +62,7 @@ public final class WorkloadFactory {
         String prioritySpecPath = null;
         for (int i = 0; i < replicatedJobs.size(); i++) {
             String path = "spec.replicatedJobs[" + i + "]";
-            JsonNode replicatedJob = replicatedJobs.get(i);
+            JsonNode replicatedJob = replicatedJobs.path(i);
             String podSetName = replicatedJob.path("name").asText("");
             if (!WorkloadNormalizer.isDnsLabel(podSetName)) {
                 causes.add(FieldCause.invalid(path + ".name", "Invalid value: \"" + podSetName + "\": must be a lowercase RFC 1123 label"));

@@ -63,7 +63,7 @@ final class WorkloadNormalizer {
         Set<String> names = new HashSet<>();
         for (int i = 0; i < podSets.size(); i++) {
             String path = "spec.podSets[" + i + "]";
-            JsonNode podSet = podSets.get(i);
+            JsonNode podSet = podSets.path(i);
             if (!podSet.isObject()) {
                 causes.add(FieldCause.invalid(path, "must be an object"));
                 continue;

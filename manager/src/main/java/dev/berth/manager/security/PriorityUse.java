@@ -56,11 +56,11 @@ public final class PriorityUse {
         podTemplate(spec.path("template"), "spec.template", references);
         JsonNode replicated = spec.path("replicatedJobs");
         for (int i = 0; i < replicated.size(); i++) {
-            podTemplate(replicated.get(i).path("template").path("spec").path("template"),
+            podTemplate(replicated.path(i).path("template").path("spec").path("template"),
                     "spec.replicatedJobs[" + i + "].template.spec.template", references);
         }
         JsonNode podSets = spec.path("podSets");
-        for (int i = 0; i < podSets.size(); i++) podTemplate(podSets.get(i).path("template"), "spec.podSets[" + i + "].template", references);
+        for (int i = 0; i < podSets.size(); i++) podTemplate(podSets.path(i).path("template"), "spec.podSets[" + i + "].template", references);
         return references;
     }
 

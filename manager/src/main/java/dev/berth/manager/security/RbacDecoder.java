@@ -23,7 +23,7 @@ public final class RbacDecoder {
         JsonNode items = object.path("rules");
         if (!items.isMissingNode() && !items.isNull() && !items.isArray()) causes.add(FieldCause.invalid("rules", "must be a list"));
         for (int i = 0; i < items.size(); i++) {
-            JsonNode rule = items.get(i);
+            JsonNode rule = items.path(i);
             String at = "rules[" + i + "]";
             List<String> verbs = strings(rule, "verbs", at, causes);
             if (verbs.isEmpty()) causes.add(FieldCause.required(at + ".verbs"));
@@ -51,8 +51,9 @@ public final class RbacDecoder {
         if (roleName.isEmpty()) causes.add(FieldCause.required("roleRef.name"));
         List<RbacBinding.Subject> subjects = new ArrayList<>();
         JsonNode items = object.path("subjects");
+        if (!items.isMissingNode() && !items.isNull() && !items.isArray()) causes.add(FieldCause.invalid("subjects", "must be a list"));
         for (int i = 0; i < items.size(); i++) {
-            JsonNode subject = items.get(i);
+            JsonNode subject = items.path(i);
             String at = "subjects[" + i + "]";
             String kind = subject.path("kind").asText("");
             String subjectName = subject.path("name").asText("");
