@@ -40,14 +40,14 @@ public final class BarePriority {
             boolean namesClass = !spec.path("priorityClassRef").path("name").asText("").isEmpty();
             if (!namesClass && nonZero(spec.path("priority"))) fields.add("spec.priority");
             JsonNode podSets = spec.path("podSets");
-            for (int i = 0; i < podSets.size(); i++) podSpec(podSets.get(i).path("template").path("spec"), "spec.podSets[" + i + "].template.spec", fields);
+            for (int i = 0; i < podSets.size(); i++) podSpec(podSets.path(i).path("template").path("spec"), "spec.podSets[" + i + "].template.spec", fields);
         } else if (KueueApi.POD.equals(kind)) {
             podSpec(spec, "spec", fields);
         }
         podSpec(spec.path("template").path("spec"), "spec.template.spec", fields);
         JsonNode replicated = spec.path("replicatedJobs");
         for (int i = 0; i < replicated.size(); i++) {
-            podSpec(replicated.get(i).path("template").path("spec").path("template").path("spec"),
+            podSpec(replicated.path(i).path("template").path("spec").path("template").path("spec"),
                     "spec.replicatedJobs[" + i + "].template.spec.template.spec", fields);
         }
         return fields;

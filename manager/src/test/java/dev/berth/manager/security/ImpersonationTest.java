@@ -1,6 +1,7 @@
 package dev.berth.manager.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.security.SecureManager.Reply;
@@ -8,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -180,10 +182,12 @@ class ImpersonationTest {
         assertThat(tooMany.message()).contains("too many impersonation headers");
     }
 
-    private JsonNode auditLine(String name) throws Exception {
-        return api.auditLines().stream().map(ImpersonationTest::json).filter(l -> l.path("name").asText().equals(name)
-                || l.path("resource").asText().equals("jobs") && l.path("code").asInt() == 201 && l.path("impersonatedUser").isObject())
-                .findFirst().orElseThrow();
+    /** The audit line of a write, awaited: a write is recorded when its response has ended, which the client may see first. */
+    private JsonNode auditLine(String name) {
+        return await().atMost(Duration.ofSeconds(10)).until(() -> api.auditLines().stream().map(ImpersonationTest::json)
+                .filter(l -> l.path("name").asText().equals(name)
+                        || l.path("resource").asText().equals("jobs") && l.path("code").asInt() == 201 && l.path("impersonatedUser").isObject())
+                .findFirst(), java.util.Optional::isPresent).orElseThrow();
     }
 
     private static JsonNode json(String line) {

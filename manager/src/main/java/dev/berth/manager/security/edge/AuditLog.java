@@ -55,19 +55,20 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
+    /** Every string cut, every list of at most {@link #MAX_GROUPS}, nested objects (the impersonated user) included. */
     static ObjectNode bounded(ObjectNode line) {
-        line.properties().forEach(field -> {
-            JsonNode value = field.getValue();
-            if (value.isTextual()) {
-                field.setValue(TextNode.valueOf(CanonicalPath.truncated(value.asText())));
-            } else if (value instanceof ArrayNode array) {
-                while (array.size() > MAX_GROUPS) array.remove(array.size() - 1);
-                for (int i = 0; i < array.size(); i++) {
-                    if (array.get(i).isTextual()) array.set(i, TextNode.valueOf(CanonicalPath.truncated(array.get(i).asText())));
-                }
-            }
-        });
+        line.properties().forEach(field -> field.setValue(boundedValue(field.getValue())));
         return line;
+    }
+
+    private static JsonNode boundedValue(JsonNode value) {
+        if (value.isTextual()) return TextNode.valueOf(CanonicalPath.truncated(value.asText()));
+        if (value instanceof ObjectNode object) return bounded(object);
+        if (value instanceof ArrayNode array) {
+            while (array.size() > MAX_GROUPS) array.remove(array.size() - 1);
+            for (int i = 0; i < array.size(); i++) array.set(i, boundedValue(array.get(i)));
+        }
+        return value;
     }
 
     @Override
