@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The Vert.x edge of API security. {@link #guard} runs first on every request: refuse a path that is
@@ -205,7 +206,14 @@ public final class ApiSecurity {
         ctx.put(USER_KEY, acting);
         ctx.put(EXTRA_KEY, identity.extra());
         boolean dryRun = dryRun(ctx);
-        ctx.addEndHandler(done -> record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun));
+        // Recorded as the answer's head goes out, so a client never holds an answer the audit log lacks;
+        // and at the end, for a request whose answer never started (the connection closed first).
+        AtomicBoolean recorded = new AtomicBoolean();
+        Runnable recordOnce = () -> {
+            if (recorded.compareAndSet(false, true)) record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun);
+        };
+        ctx.addHeadersEndHandler(headers -> recordOnce.run());
+        ctx.addEndHandler(done -> recordOnce.run());
         ctx.next();
         if (resume) ctx.request().resume();
     }
