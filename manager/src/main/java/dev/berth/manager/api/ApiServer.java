@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,9 +132,16 @@ public final class ApiServer {
             return;
         }
         UserInfo caller = security.caller(ctx);
-        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> answer(request, caller), stateExecutor);
+        AtomicBoolean dryRunInBody = new AtomicBoolean();
+        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> {
+            dryRunInBody.set(DeleteOptions.dryRunInBody(request));
+            return answer(request, caller);
+        }, stateExecutor);
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
-                .onSuccess(reply -> send(ctx, reply, request.method(), request.path()))
+                .onSuccess(reply -> {
+                    if (dryRunInBody.get()) security.markDryRun(ctx);
+                    send(ctx, reply, request.method(), request.path());
+                })
                 .onFailure(e -> send(ctx, unexpected(e, request), request.method(), request.path()));
     }
 

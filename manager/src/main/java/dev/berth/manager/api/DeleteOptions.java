@@ -3,6 +3,7 @@ package dev.berth.manager.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.objects.InvalidObjectException;
 import java.util.Locale;
 
 /**
@@ -79,6 +80,16 @@ record DeleteOptions(boolean dryRun, Propagation propagation, String uid, String
             return orphanDependents.toLowerCase(Locale.ROOT).equals("true") ? Propagation.ORPHAN : Propagation.BACKGROUND;
         }
         return Propagation.BACKGROUND;
+    }
+
+    /** Whether a DELETE asks for a dry run in its DeleteOptions body (false for anything that is not one); for the audit record. */
+    static boolean dryRunInBody(ApiRequest request) {
+        if (!request.method().equals("DELETE") || request.body() == null || request.body().length == 0) return false;
+        try {
+            return bodyDryRun(body(request.body()));
+        } catch (ApiException | InvalidObjectException notDeleteOptions) {
+            return false;
+        }
     }
 
     private static ObjectNode body(byte[] bytes) {

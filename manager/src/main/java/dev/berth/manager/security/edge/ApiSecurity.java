@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ApiSecurity {
     public static final String USER_KEY = "berth.user";
     private static final String EXTRA_KEY = "berth.user.extra";
+    private static final String DRY_RUN_KEY = "berth.dryRun";
 
     private final Authenticator authenticator;
     private final RbacPolicySource policy;
@@ -210,7 +211,9 @@ public final class ApiSecurity {
         // and at the end, for a request whose answer never started (the connection closed first).
         AtomicBoolean recorded = new AtomicBoolean();
         Runnable recordOnce = () -> {
-            if (recorded.compareAndSet(false, true)) record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun);
+            if (recorded.compareAndSet(false, true)) {
+                record(user, impersonated, attributes, ctx.response().getStatusCode(), dryRun || Boolean.TRUE.equals(ctx.get(DRY_RUN_KEY)));
+            }
         };
         ctx.addHeadersEndHandler(headers -> recordOnce.run());
         ctx.addEndHandler(done -> recordOnce.run());
@@ -246,6 +249,11 @@ public final class ApiSecurity {
         if (user != null) return "user:" + user.name();
         SocketAddress remote = ctx.request().remoteAddress();
         return "address:" + (remote == null ? "unknown" : remote.hostAddress());
+    }
+
+    /** The request turned out to be a dry run (a DeleteOptions body said so), which the query did not show: audited as one. */
+    public void markDryRun(RoutingContext ctx) {
+        ctx.put(DRY_RUN_KEY, Boolean.TRUE);
     }
 
     /** The caller the guard authenticated (the impersonated identity, if any), or null when security is off. */
