@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks.Operation;
 import dev.berth.manager.model.LabelSelector;
+import dev.berth.manager.objects.ApiVersionConverter;
 import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ConflictException;
@@ -13,6 +14,7 @@ import dev.berth.manager.store.DryRunObjectStore;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.KueueApi;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -185,7 +187,7 @@ public final class ObjectService {
         checkName(path, body);
         checkNamespace(path, metadata(body));
         StoredObject existing = existing(path);
-        JsonNode status = body.get("status");
+        JsonNode status = isKueueV1beta1(path) ? ApiVersionConverter.statusToV1beta2(body) : body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
         ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted;
@@ -364,7 +366,13 @@ public final class ObjectService {
         object.remove("apiVersion");
         object.remove("kind");
         shaped.setAll(object);
+        if (isKueueV1beta1(path)) ApiVersionConverter.toV1beta1(shaped);
         return shaped;
+    }
+
+    /** Whether the path reads or writes a Kueue kind through v1beta1, whose shape differs from the stored v1beta2. */
+    private static boolean isKueueV1beta1(ResourcePath path) {
+        return path.type().group().equals(KueueApi.GROUP) && path.version().equals(KueueApi.V1BETA1);
     }
 
     private static String resourceVersion(ObjectNode body) {
