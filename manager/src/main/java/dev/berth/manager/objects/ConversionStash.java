@@ -60,7 +60,7 @@ final class ConversionStash {
     static void restore(ObjectNode object, List<String> patterns, String annotation) {
         ObjectNode stash = read(object, annotation);
         JsonNode annotations = object.path("metadata").path("annotations");
-        if (annotations instanceof ObjectNode annotationsObject) {
+        if (annotations instanceof ObjectNode annotationsObject && annotationsObject.has(annotation)) {
             annotationsObject.remove(annotation);
             if (annotationsObject.isEmpty()) ((ObjectNode) object.get("metadata")).remove("annotations");
         }
@@ -95,7 +95,16 @@ final class ConversionStash {
                 return;
             }
         }
-        if (node instanceof ObjectNode container) container.set(unescape(segments[segments.length - 1]), value);
+        if (!(node instanceof ObjectNode container)) return;
+        String field = unescape(segments[segments.length - 1]);
+        if (container.get(field) instanceof ObjectNode present && value instanceof ObjectNode carried) {
+            // the other version's fields of an object the conversion rebuilt (a MultiKueueCluster's clusterSource)
+            for (Map.Entry<String, JsonNode> entry : carried.properties()) {
+                if (!present.has(entry.getKey())) present.set(entry.getKey(), entry.getValue());
+            }
+        } else {
+            container.set(field, value);
+        }
     }
 
     /** The concrete pointers a pattern names in this object; {@code *} stands for each index of an array. */

@@ -21,19 +21,22 @@ final class MultiKueueClusterSource {
             JsonNode value = spec.remove(field);
             if (value == null) continue;
             warnings.add("spec." + field + ": deprecated, use spec.clusterSource." + field);
-            // Kueue keeps a kubeConfig only when it names a location: v1beta1 serialises an empty one
-            if (field.equals("kubeConfig") && value.path("location").asText("").isEmpty()) continue;
+            // v1beta1's kubeConfig is not optional: Go clients send location "" when the cluster uses a profile
+            if (field.equals("kubeConfig") && value.path("location").isTextual() && value.path("location").asText().isEmpty()) continue;
             if (source == null) source = spec.get("clusterSource") instanceof ObjectNode existing ? existing : spec.putObject("clusterSource");
             if (!source.has(field)) source.set(field, value);
         }
     }
 
+    /** Moves the sources out of clusterSource; what is left there (nothing, normally) stays for the stash. */
     static void toV1beta1(ObjectNode spec) {
-        JsonNode source = spec.remove("clusterSource");
-        if (!(source instanceof ObjectNode sourceObject)) return;
+        if (!(spec.get("clusterSource") instanceof ObjectNode source)) return;
+        boolean moved = false;
         for (String field : SOURCES) {
-            JsonNode value = sourceObject.get(field);
-            if (value != null && !spec.has(field)) spec.set(field, value);
+            if (!source.has(field) || spec.has(field)) continue;
+            spec.set(field, source.remove(field));
+            moved = true;
         }
+        if (moved && source.isEmpty()) spec.remove("clusterSource");
     }
 }

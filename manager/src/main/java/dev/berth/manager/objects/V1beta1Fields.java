@@ -17,6 +17,8 @@ final class V1beta1Fields {
         return switch (kind) {
             case KueueApi.CLUSTER_QUEUE -> List.of("/spec/concurrentAdmissionPolicy");
             case KueueApi.MULTIKUEUE_CONFIG -> List.of("/spec/quotaManagement");
+            // what is left of clusterSource once kubeConfig and clusterProfileRef moved out (an empty one)
+            case KueueApi.MULTIKUEUE_CLUSTER -> List.of("/spec/clusterSource");
             case KueueApi.WORKLOAD -> List.of(
                     // a reference to a kind v1beta1's priorityClassSource cannot name (left after the mapping)
                     "/spec/priorityClassRef",
