@@ -127,6 +127,25 @@ class V1beta1ReadShapeHttpTest {
     }
 
     @Test
+    void aWorkloadsPriorityReadsAsClassNameAndSourceThroughV1beta1() throws Exception {
+        String workloads = "/apis/kueue.x-k8s.io/%s/namespaces/team-a/workloads";
+        Reply created = send("POST", workloads.formatted("v1beta2"), """
+                {"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"Workload","metadata":{"name":"prioritised"},
+                 "spec":{"queueName":"team-a-queue",
+                         "priorityClassRef":{"group":"kueue.x-k8s.io","kind":"WorkloadPriorityClass","name":"production"},
+                         "podSets":[{"name":"main","count":1,"template":{"spec":{"containers":[{"name":"c","image":"busybox",
+                                     "resources":{"requests":{"cpu":"1"}}}]}}}]}}""");
+        assertThat(created.code()).as(created.body().toString()).isEqualTo(201);
+
+        JsonNode read = send("GET", workloads.formatted("v1beta1") + "/prioritised", null).body();
+
+        assertThat(read.at("/spec/priorityClassName").asText()).isEqualTo("production");
+        assertThat(read.at("/spec/priorityClassSource").asText()).isEqualTo("kueue.x-k8s.io/workloadpriorityclass");
+        assertThat(read.at("/spec").has("priorityClassRef")).isFalse();
+        send("DELETE", workloads.formatted("v1beta2") + "/prioritised", null);
+    }
+
+    @Test
     void aWatchThroughV1beta1SendsTheV1beta1Shape() throws Exception {
         HttpResponse<Stream<String>> watch = HTTP.send(HttpRequest.newBuilder(uri(V1 + "?watch=true")).GET().build(),
                 HttpResponse.BodyHandlers.ofLines());
