@@ -14,7 +14,6 @@ import dev.berth.manager.store.DryRunObjectStore;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
-import dev.berth.protocol.KueueApi;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -187,7 +186,7 @@ public final class ObjectService {
         checkName(path, body);
         checkNamespace(path, metadata(body));
         StoredObject existing = existing(path);
-        JsonNode status = isKueueV1beta1(path) ? ApiVersionConverter.statusToV1beta2(body) : body.get("status");
+        JsonNode status = path.kueueV1beta1() ? ApiVersionConverter.statusToV1beta2(body) : body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
         ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted;
@@ -366,13 +365,8 @@ public final class ObjectService {
         object.remove("apiVersion");
         object.remove("kind");
         shaped.setAll(object);
-        if (isKueueV1beta1(path)) ApiVersionConverter.toV1beta1(shaped);
+        if (path.kueueV1beta1()) ApiVersionConverter.toV1beta1(shaped);
         return shaped;
-    }
-
-    /** Whether the path reads or writes a Kueue kind through v1beta1, whose shape differs from the stored v1beta2. */
-    private static boolean isKueueV1beta1(ResourcePath path) {
-        return path.type().group().equals(KueueApi.GROUP) && path.version().equals(KueueApi.V1BETA1);
     }
 
     private static String resourceVersion(ObjectNode body) {
