@@ -32,4 +32,11 @@ public final class Annotations {
     public static final String DRAIN = "berth.dev/drain";
     /** On a MultiKueueConfig: how Berth picks worker clusters (Default, AllAtOnce or Incremental). */
     public static final String DISPATCH_STRATEGY = "berth.dev/dispatch-strategy";
+    /**
+     * On a Kueue object read through kueue.x-k8s.io/v1beta1: the v1beta2 fields that version cannot
+     * express, as a JSON object of JSON pointer to value; a write back through v1beta1 restores them.
+     */
+    public static final String V1BETA2_FIELDS = "conversion.berth.dev/v1beta2-fields";
+    /** On a stored Kueue object written through v1beta1: its v1beta1 spec fields that v1beta2 dropped, likewise. */
+    public static final String V1BETA1_FIELDS = "conversion.berth.dev/v1beta1-fields";
 }

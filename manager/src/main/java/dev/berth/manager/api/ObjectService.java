@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks.Operation;
 import dev.berth.manager.model.LabelSelector;
+import dev.berth.manager.objects.ApiVersionConverter;
 import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ConflictException;
@@ -185,7 +186,7 @@ public final class ObjectService {
         checkName(path, body);
         checkNamespace(path, metadata(body));
         StoredObject existing = existing(path);
-        JsonNode status = body.get("status");
+        JsonNode status = path.kueueV1beta1() ? ApiVersionConverter.statusToV1beta2(body) : body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
         ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted;
@@ -364,6 +365,7 @@ public final class ObjectService {
         object.remove("apiVersion");
         object.remove("kind");
         shaped.setAll(object);
+        if (path.kueueV1beta1()) ApiVersionConverter.toV1beta1(shaped);
         return shaped;
     }
 

@@ -24,7 +24,8 @@ final class TableColumns {
         if (group.equals(KueueApi.GROUP)) {
             switch (kind) {
                 case KueueApi.CLUSTER_QUEUE -> {
-                    return List.of(name(), text("Cohort", "spec.cohortName"), wide(text("Strategy", "spec.queueingStrategy")),
+                    return List.of(name(), new Column("Cohort", "string", "", 0, ".spec.cohortName",
+                            (o, now) -> text(o, "spec.cohortName").isEmpty() ? text(o, "spec.cohort") : text(o, "spec.cohortName")), wide(text("Strategy", "spec.queueingStrategy")),
                             wide(new Column("Flavors", "string", "", 1, "Flavors of the resource groups", (o, now) -> flavors(o))),
                             number("Pending Workloads", "status.pendingWorkloads"), number("Admitted Workloads", "status.admittedWorkloads"));
                 }
