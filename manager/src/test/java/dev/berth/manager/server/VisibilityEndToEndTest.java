@@ -204,25 +204,21 @@ class VisibilityEndToEndTest {
         return Optional.of(out);
     }
 
-    /** bin/berth explain, when curl and python3 are there to run it (it prints the raw JSON without python3). */
+    /** bin/berth explain, which asks through kubectl (bin/kubectl-berth), when kubectl is there to run it. */
     private Optional<String> berthExplain(String workload) throws Exception {
-        if (findOnPath("curl").isEmpty() || findOnPath("python3").isEmpty()) {
-            System.err.println("!!! curl or python3 missing: bin/berth explain is NOT checked");
+        Optional<Path> kubectl = findKubectl();
+        if (kubectl.isEmpty()) {
+            System.err.println("!!! kubectl missing: bin/berth explain is NOT checked");
             return Optional.empty();
         }
-        Process process = new ProcessBuilder(Path.of("..", "bin", "berth").toString(), "explain", workload,
-                "--server", "http://127.0.0.1:" + manager.port()).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(Path.of("..", "bin", "berth").toString(), "explain", workload,
+                "--server", "http://127.0.0.1:" + manager.port()).redirectErrorStream(true);
+        builder.environment().put("KUBECTL", kubectl.get().toString());
+        Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(out).isZero();
         return Optional.of(out);
-    }
-
-    private static Optional<Path> findOnPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return Optional.of(Path.of(dir, tool));
-        }
-        return Optional.empty();
     }
 
     private static Optional<Path> findKubectl() {
