@@ -104,6 +104,21 @@ class KubectlStrategicPatchTest {
     }
 
     @Test
+    void aSecondClientSideApplyStoresExactlyTheNewManifest() throws Exception {
+        String first = JOB.formatted("applied").replace("                    env:\n                    - name: X\n                      value: \"0\"\n",
+                "                    env:\n                    - name: X\n                      value: \"0\"\n                    - name: Y\n                      value: \"1\"\n");
+        kubectl.run("kubectl apply -f " + Files.writeString(home.resolve("applied-1.yaml"), first)).ok();
+        String second = JOB.formatted("applied").replace("value: \"0\"", "value: \"2\"").replace("cpu: \"1\"", "cpu: \"2\"");
+
+        kubectl.run("kubectl apply -f " + Files.writeString(home.resolve("applied-2.yaml"), second)).ok();
+
+        assertThat(container("applied", "{range .env[*]}{.name}={.value};{end}")).isEqualTo("X=2;");
+        assertThat(container("applied", "{.resources.requests.cpu}")).isEqualTo("2");
+        assertThat(container("applied", "{.image}")).isEqualTo("img:1");
+        assertThat(json("applied")).doesNotContain("$setElementOrder", "$patch", "$retainKeys", "$deleteFromPrimitiveList");
+    }
+
+    @Test
     void aStrategicPatchOfAClusterQueueIs415() throws Exception {
         Kubectl.Result refused = kubectl.run("kubectl patch clusterqueue team-a-cq --type=strategic -p '{\"spec\":{\"cohortName\":\"x\"}}'");
 
