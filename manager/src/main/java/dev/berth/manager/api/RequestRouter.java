@@ -94,9 +94,12 @@ final class RequestRouter {
         if (!List.of(MERGE_PATCH, STRATEGIC_MERGE_PATCH, JSON_PATCH, APPLY_PATCH).contains(type)) {
             throw ApiException.unsupportedMediaType(request.contentType());
         }
+        PatchShape shape = type.equals(STRATEGIC_MERGE_PATCH)
+                ? BuiltInPatchShapes.of(path.type()).orElseThrow(StrategicMergePatch::unsupportedForCustomResources) : null;
         ObjectNode current = service.patchTarget(path);
         JsonNode result = switch (type) {
-            case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> JsonMergePatch.apply(current, patchBody(request));
+            case MERGE_PATCH -> JsonMergePatch.apply(current, patchBody(request));
+            case STRATEGIC_MERGE_PATCH -> StrategicMergePatch.apply(current, patchBody(request), shape);
             case JSON_PATCH -> JsonPatch.apply(current, ManifestReader.readAny(request.body()));
             case APPLY_PATCH -> {
                 if (!wholeObject) throw ApiException.unsupportedMediaType(request.contentType());

@@ -2,12 +2,14 @@ package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.objects.ContainerRequirements;
 import dev.berth.manager.objects.PriorityResolver;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
 import java.util.Optional;
 
@@ -35,6 +37,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
 
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        if (incoming.path("kind").asText().equals(KueueApi.JOB)) ContainerRequirements.checkJob(incoming);
         if (op == Operation.CREATE && isQueued(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");

@@ -27,13 +27,18 @@ class PatchAndDefaultingHttpTest extends ApiServerFixture {
     }
 
     @Test
-    void nullInAStrategicMergePatchDeletesALabel() throws Exception {
+    void aStrategicMergePatchOnACustomKindIs415AsKubeApiserverAnswersAndStoresNothing() throws Exception {
         post(GADGETS, gadget("a", "{'x':'y'}"));
+        long revision = store.revision();
 
-        Reply patched = call("PATCH", GADGETS + "/a", "application/strategic-merge-patch+json", json("{'metadata':{'labels':{'x':null}}}"));
+        Reply refused = call("PATCH", GADGETS + "/a", "application/strategic-merge-patch+json", json("{'metadata':{'labels':{'x':null}}}"));
 
-        assertThat(patched.code()).isEqualTo(200);
-        assertThat(get(GADGETS + "/a").body().at("/metadata/labels/x").isMissingNode()).isTrue();
+        assertThat(refused.code()).isEqualTo(415);
+        assertThat(refused.body().get("reason").asText()).isEqualTo("UnsupportedMediaType");
+        assertThat(refused.body().get("message").asText()).isEqualTo("the body of the request was in an unknown format - accepted media types "
+                + "include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml");
+        assertNothingStored(revision);
+        assertThat(get(GADGETS + "/a").body().at("/metadata/labels/x").asText()).isEqualTo("y");
     }
 
     @Test
