@@ -44,7 +44,7 @@ final class WatchStream {
                 HttpServerResponse response, Context context) {
         this.collection = collection;
         this.labels = LabelSelectorParser.parse(request.param("labelSelector"));
-        this.fields = FieldSelector.parse(request.param("fieldSelector"));
+        this.fields = FieldSelector.parse(request.param("fieldSelector"), collection.type());
         this.request = request;
         this.service = service;
         this.clock = clock;
