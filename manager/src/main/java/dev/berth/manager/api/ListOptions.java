@@ -18,6 +18,10 @@ record ListOptions(String labelSelector, String fieldSelector, long limit, Strin
                 limit(request.param("limit")), blankToNull(request.param("continue")),
                 blankToNull(request.param("resourceVersion")), blankToNull(request.param("resourceVersionMatch")));
         options.validate();
+        String initial = request.param("sendInitialEvents");
+        if (initial != null && !initial.isEmpty()) {
+            throw invalid(List.of(new FieldCause("sendInitialEvents", "Forbidden: sendInitialEvents is forbidden for list", "FieldValueForbidden")));
+        }
         return options;
     }
 
