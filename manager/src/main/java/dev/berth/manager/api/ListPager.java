@@ -1,5 +1,6 @@
 package dev.berth.manager.api;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.FieldCause;
 import dev.berth.manager.store.ObjectKey;
@@ -19,7 +20,17 @@ import java.util.function.Function;
  */
 final class ListPager {
     /** One page: items rendered, the revision it was read at, and what the list metadata says. */
-    record Page(List<ObjectNode> items, long resourceVersion, String continueOrNull, Long remainingOrNull) {}
+    record Page(List<ObjectNode> items, long resourceVersion, String continueOrNull, Long remainingOrNull) {
+        /** The page as a {@code <Kind>List} with its list metadata. */
+        ObjectNode asList(String listKind, String apiVersion) {
+            ObjectNode list = JsonNodeFactory.instance.objectNode().put("kind", listKind).put("apiVersion", apiVersion);
+            ObjectNode metadata = list.putObject("metadata").put("resourceVersion", Long.toString(resourceVersion));
+            if (continueOrNull != null) metadata.put("continue", continueOrNull);
+            if (remainingOrNull != null) metadata.put("remainingItemCount", remainingOrNull);
+            list.putArray("items").addAll(items);
+            return list;
+        }
+    }
 
     private final ListSnapshots snapshots;
 

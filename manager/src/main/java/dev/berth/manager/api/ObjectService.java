@@ -132,18 +132,10 @@ public final class ObjectService {
         LabelSelector selector = LabelSelectorParser.parse(options.labelSelector());
         requireReadable(type, null);
         String namespace = type.namespaced() ? collection.namespace() : null;
-        ListPager.Page page = pager.page(store, type.resource(), namespace, options, stored -> {
+        return pager.page(store, type.resource(), namespace, options, stored -> {
             ObjectNode object = shaped(stored, collection);
             return selector.matches(labels(object)) && fields.matches(object) ? Optional.of(object) : Optional.empty();
-        });
-        ObjectNode list = NODES.objectNode();
-        list.put("kind", type.kind() + "List");
-        list.put("apiVersion", collection.apiVersion());
-        ObjectNode metadata = list.putObject("metadata").put("resourceVersion", Long.toString(page.resourceVersion()));
-        if (page.continueOrNull() != null) metadata.put("continue", page.continueOrNull());
-        if (page.remainingOrNull() != null) metadata.put("remainingItemCount", page.remainingOrNull());
-        list.putArray("items").addAll(page.items());
-        return list;
+        }).asList(type.kind() + "List", collection.apiVersion());
     }
 
     public Outcome replace(ResourcePath path, ObjectNode body) {
