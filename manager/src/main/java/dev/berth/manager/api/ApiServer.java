@@ -200,13 +200,21 @@ public final class ApiServer {
             if (!route.collection() || route.status()) throw ApiException.methodNotAllowed("watch of a single object; use fieldSelector=metadata.name=...");
             HttpServerResponse response = ctx.response().setChunked(true).putHeader("content-type", "application/json");
             WatchStream stream = new WatchStream(route.path(), request, service, clock, response, ctx.vertx().getOrCreateContext());
-            response.closeHandler(v -> stream.close());
+            WatchOptions options = WatchOptions.of(request);
+            List<Long> timers = new ArrayList<>();
             String timeout = request.param("timeoutSeconds");
             if (timeout != null && timeout.matches("\\d{1,7}")) {
-                long timer = ctx.vertx().setTimer(Math.max(1, Long.parseLong(timeout)) * 1000, id -> stream.close());
-                response.endHandler(v -> ctx.vertx().cancelTimer(timer));
+                timers.add(ctx.vertx().setTimer(Math.max(1, Long.parseLong(timeout)) * 1000, id -> stream.close()));
             }
-            CompletableFuture<Void> opened = CompletableFuture.runAsync(() -> watches.open(stream, request.param("resourceVersion")), stateExecutor);
+            if (options.allowWatchBookmarks()) {
+                timers.add(ctx.vertx().setPeriodic(watches.bookmarkInterval().toMillis(), id -> watches.bookmark(stream)));
+            }
+            response.endHandler(v -> timers.forEach(ctx.vertx()::cancelTimer));
+            response.closeHandler(v -> {
+                timers.forEach(ctx.vertx()::cancelTimer);
+                stream.close();
+            });
+            CompletableFuture<Void> opened = CompletableFuture.runAsync(() -> watches.open(stream, options), stateExecutor);
             Future.fromCompletionStage(opened, ctx.vertx().getOrCreateContext())
                     .onSuccess(v -> { if (!response.headWritten()) response.setStatusCode(200).write(Buffer.buffer()); })
                     .onFailure(e -> {

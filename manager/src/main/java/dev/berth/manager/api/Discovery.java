@@ -38,6 +38,14 @@ final class Discovery {
             groups.computeIfAbsent(type.group(), g -> new LinkedHashSet<>()).addAll(registry.versions(type));
         }
         for (ResourceType review : REVIEWS) groups.computeIfAbsent(review.group(), g -> new LinkedHashSet<>()).add(review.version());
+        for (VisibilityDiscovery.Resource served : VisibilityDiscovery.RESOURCES) {
+            groups.computeIfAbsent(served.group(), g -> new LinkedHashSet<>()).add(served.version());
+        }
+    }
+
+    /** Group → served versions, the preferred first; "" is the core group. */
+    Map<String, Set<String>> groups() {
+        return groups;
     }
 
     private static ResourceType review(String group, String plural, String kind) {
@@ -93,6 +101,12 @@ final class Discovery {
             if (!review.group().equals(group) || !review.version().equals(version)) continue;
             resources.addObject().put("name", review.plural()).put("singularName", review.singular())
                     .put("namespaced", review.namespaced()).put("kind", review.kind()).putArray("verbs").add("create");
+        }
+        for (VisibilityDiscovery.Resource served : VisibilityDiscovery.RESOURCES) {
+            if (!served.group().equals(group) || !served.version().equals(version)) continue;
+            ObjectNode resource = resources.addObject().put("name", served.name()).put("singularName", served.singularName())
+                    .put("namespaced", served.namespaced()).put("kind", served.kind());
+            served.verbs().forEach(resource.putArray("verbs")::add);
         }
         return Optional.of(list);
     }

@@ -13,18 +13,20 @@ import java.util.Optional;
 final class DiscoveryRoutes {
     private final Discovery discovery;
     private final OpenApiV3 openApi;
+    private final AggregatedDiscovery aggregated;
 
     DiscoveryRoutes(Discovery discovery, OpenApiV3 openApi) {
         this.discovery = discovery;
         this.openApi = openApi;
+        this.aggregated = new AggregatedDiscovery(discovery);
     }
 
     void mount(Router router) {
-        router.get("/api").handler(ctx -> reply(ctx, Optional.of(discovery.coreVersions())));
-        router.get("/api/").handler(ctx -> reply(ctx, Optional.of(discovery.coreVersions())));
+        router.get("/api").handler(ctx -> groups(ctx, discovery.coreVersions(), aggregated.core()));
+        router.get("/api/").handler(ctx -> groups(ctx, discovery.coreVersions(), aggregated.core()));
         router.getWithRegex("/api/([^/]+)/?").handler(ctx -> reply(ctx, discovery.resources("", ctx.pathParam("param0"))));
-        router.get("/apis").handler(ctx -> reply(ctx, Optional.of(discovery.groupList())));
-        router.get("/apis/").handler(ctx -> reply(ctx, Optional.of(discovery.groupList())));
+        router.get("/apis").handler(ctx -> groups(ctx, discovery.groupList(), aggregated.apis()));
+        router.get("/apis/").handler(ctx -> groups(ctx, discovery.groupList(), aggregated.apis()));
         router.getWithRegex("/apis/([^/]+)/?").handler(ctx -> reply(ctx, discovery.group(ctx.pathParam("param0"))));
         router.getWithRegex("/apis/([^/]+)/([^/]+)/?").handler(ctx ->
                 reply(ctx, discovery.resources(ctx.pathParam("param0"), ctx.pathParam("param1"))));
@@ -32,6 +34,16 @@ final class DiscoveryRoutes {
         router.getWithRegex("/openapi/v3/(.+)").handler(ctx -> reply(ctx, openApi.groupVersion(ctx.pathParam("param0"))));
         router.getWithRegex("/openapi/.*").handler(ctx -> ApiServer.send(ctx, ApiReply.failure(ApiException.noSuchResource()), "GET", ctx.request().path()));
         router.get("/openapi").handler(ctx -> ApiServer.send(ctx, ApiReply.failure(ApiException.noSuchResource()), "GET", ctx.request().path()));
+    }
+
+    /** The aggregated form when the client asks for it (kubectl 1.32 does), the legacy one otherwise. */
+    private static void groups(RoutingContext ctx, ObjectNode legacy, ObjectNode aggregatedList) {
+        ctx.response().putHeader("Vary", "Accept");
+        if (!AggregatedDiscovery.wanted(ctx.request().getHeader("accept"))) {
+            reply(ctx, Optional.of(legacy));
+            return;
+        }
+        ctx.response().putHeader("content-type", AggregatedDiscovery.MEDIA_TYPE).end(aggregatedList.toString());
     }
 
     private static void reply(RoutingContext ctx, Optional<ObjectNode> document) {

@@ -1,7 +1,6 @@
 package dev.berth.manager.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks.Operation;
@@ -36,6 +35,7 @@ public final class ObjectService {
     private final SecureRandom random = new SecureRandom();
     private final boolean dryRun;
     private final CreationGate creationGate;
+    private final ListPager pager;
 
     public ObjectService(ObjectStore store, ResourceRegistry registry) {
         this(store, registry, CreationGate.NONE);
@@ -43,14 +43,15 @@ public final class ObjectService {
 
     /** As above, asking {@code creationGate} before every create (object-count limits). */
     public ObjectService(ObjectStore store, ResourceRegistry registry, CreationGate creationGate) {
-        this(store, registry, false, creationGate);
+        this(store, registry, false, creationGate, new ListPager(ListSnapshots.defaults()));
     }
 
-    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun, CreationGate creationGate) {
+    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun, CreationGate creationGate, ListPager pager) {
         this.store = store;
         this.registry = registry;
         this.dryRun = dryRun;
         this.creationGate = creationGate;
+        this.pager = pager;
     }
 
     /**
@@ -58,7 +59,7 @@ public final class ObjectService {
      * would be stored, but nothing is written and no hook learns of them.
      */
     public ObjectService dryRun() {
-        return new ObjectService(new DryRunObjectStore(store), registry, true, creationGate);
+        return new ObjectService(new DryRunObjectStore(store), registry, true, creationGate, pager);
     }
 
     private ObjectHooks hooks(ResourceType type) {
@@ -119,21 +120,23 @@ public final class ObjectService {
 
     /** As {@link #list(ResourcePath, String)}, also filtered by a field selector. */
     public ObjectNode list(ResourcePath collection, String labelSelector, String fieldSelector) {
-        FieldSelector fields = FieldSelector.parse(fieldSelector);
-        LabelSelector selector = LabelSelectorParser.parse(labelSelector);
+        return list(collection, ListOptions.selectors(labelSelector, fieldSelector));
+    }
+
+    /**
+     * One page of the collection as a {@code <Kind>List}: filtered by the selectors, cut by limit and
+     * continue into consistent pages, read at the resourceVersion the options ask for ({@link ListPager}).
+     */
+    ObjectNode list(ResourcePath collection, ListOptions options) {
         ResourceType type = collection.type();
+        FieldSelector fields = FieldSelector.parse(options.fieldSelector(), type);
+        LabelSelector selector = LabelSelectorParser.parse(options.labelSelector());
         requireReadable(type, null);
-        ObjectNode list = NODES.objectNode();
-        list.put("kind", type.kind() + "List");
-        list.put("apiVersion", collection.apiVersion());
-        list.putObject("metadata").put("resourceVersion", Long.toString(store.revision()));
-        ArrayNode items = list.putArray("items");
         String namespace = type.namespaced() ? collection.namespace() : null;
-        for (StoredObject stored : store.list(type.resource(), namespace)) {
+        return pager.page(store, type.resource(), namespace, options, stored -> {
             ObjectNode object = shaped(stored, collection);
-            if (selector.matches(labels(object)) && fields.matches(object)) items.add(object);
-        }
-        return list;
+            return selector.matches(labels(object)) && fields.matches(object) ? Optional.of(object) : Optional.empty();
+        }).asList(type.kind() + "List", collection.apiVersion());
     }
 
     public Outcome replace(ResourcePath path, ObjectNode body) {

@@ -38,7 +38,7 @@ final class RequestRouter {
         ObjectService target = request.dryRun() ? service.dryRun() : service;
         if (route.collection()) {
             if (method.equals("GET")) {
-                return read(request, path, service.list(path, request.param("labelSelector"), request.param("fieldSelector")));
+                return read(request, path, service.list(path, ListOptions.of(request)));
             }
             if (method.equals("POST") && path.namespace() != null) return create(target, request, path);
         } else if (route.status()) {

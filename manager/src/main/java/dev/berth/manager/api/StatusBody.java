@@ -12,7 +12,8 @@ public final class StatusBody {
         ObjectNode status = JsonNodeFactory.instance.objectNode();
         status.put("kind", "Status");
         status.put("apiVersion", "v1");
-        status.putObject("metadata");
+        ObjectNode metadata = status.putObject("metadata");
+        if (e instanceof ExpiredListException expired) metadata.put("continue", expired.inconsistentContinue());
         status.put("status", "Failure");
         status.put("message", e.getMessage());
         status.put("reason", e.reason());

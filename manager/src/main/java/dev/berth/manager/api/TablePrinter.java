@@ -24,6 +24,10 @@ final class TablePrinter {
         ObjectNode metadata = table.putObject("metadata");
         String resourceVersion = listOrObject.path("metadata").path("resourceVersion").asText("");
         if (!resourceVersion.isEmpty()) metadata.put("resourceVersion", resourceVersion);
+        JsonNode continueToken = listOrObject.path("metadata").get("continue");
+        if (continueToken != null) metadata.set("continue", continueToken);
+        JsonNode remaining = listOrObject.path("metadata").get("remainingItemCount");
+        if (remaining != null) metadata.set("remainingItemCount", remaining);
         ArrayNode definitions = table.putArray("columnDefinitions");
         for (TableColumns.Column column : columns) {
             definitions.addObject().put("name", column.name()).put("type", column.type()).put("format", column.format())

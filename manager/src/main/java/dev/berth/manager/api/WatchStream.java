@@ -24,6 +24,7 @@ import java.util.Map;
  */
 final class WatchStream {
     static final int MAX_PENDING = 10_000;
+    static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ResourcePath collection;
@@ -34,7 +35,10 @@ final class WatchStream {
     private final Clock clock;
     private final HttpServerResponse response;
     private final Context context;
-    private final ArrayDeque<StoreChange> pending = new ArrayDeque<>();
+    /** A change to send, or (change null) a BOOKMARK at resourceVersion. */
+    private record Pending(StoreChange change, long resourceVersion, boolean initialEventsEnd) {}
+
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private boolean scheduled;
     private boolean overflowed;
     private boolean closed;
@@ -44,7 +48,7 @@ final class WatchStream {
                 HttpServerResponse response, Context context) {
         this.collection = collection;
         this.labels = LabelSelectorParser.parse(request.param("labelSelector"));
-        this.fields = FieldSelector.parse(request.param("fieldSelector"));
+        this.fields = FieldSelector.parse(request.param("fieldSelector"), collection.type());
         this.request = request;
         this.service = service;
         this.clock = clock;
@@ -74,13 +78,25 @@ final class WatchStream {
 
     /** From any thread; never blocks. */
     void offer(StoreChange change) {
-        if (!concerns(change)) return;
+        if (concerns(change)) enqueue(new Pending(change, change.object().resourceVersion(), false));
+    }
+
+    /**
+     * A BOOKMARK carrying only kind, apiVersion and metadata.resourceVersion; initialEventsEnd adds
+     * the {@code k8s.io/initial-events-end} annotation that ends a watch-list's initial events.
+     * Sent only to watches that allow bookmarks.
+     */
+    void offerBookmark(long resourceVersion, boolean initialEventsEnd) {
+        if (request.flag("allowWatchBookmarks")) enqueue(new Pending(null, resourceVersion, initialEventsEnd));
+    }
+
+    private void enqueue(Pending item) {
         synchronized (this) {
             if (closed || overflowed) return;
             if (pending.size() >= MAX_PENDING) {
                 overflowed = true;
             } else {
-                pending.add(change);
+                pending.add(item);
             }
             if (scheduled) return;
             scheduled = true;
@@ -110,7 +126,7 @@ final class WatchStream {
     }
 
     private void drain() {
-        List<StoreChange> changes;
+        List<Pending> changes;
         boolean expired;
         synchronized (this) {
             changes = List.copyOf(pending);
@@ -118,7 +134,15 @@ final class WatchStream {
             scheduled = false;
             expired = overflowed;
         }
-        for (StoreChange change : changes) {
+        for (Pending item : changes) {
+            if (item.change() == null) {
+                if (!write(event("BOOKMARK", bookmark(item)))) {
+                    expired = true;
+                    break;
+                }
+                continue;
+            }
+            StoreChange change = item.change();
             ObjectNode object = service.shape(change.object(), collection);
             if (!labels.matches(labelsOf(object)) || !fields.matches(object)) continue;
             JsonNode rendered = request.wantsTable()
@@ -143,6 +167,14 @@ final class WatchStream {
             throw new IllegalStateException(e);
         }
         return !response.writeQueueFull();
+    }
+
+    private ObjectNode bookmark(Pending item) {
+        ObjectNode object = JsonNodeFactory.instance.objectNode()
+                .put("kind", collection.type().kind()).put("apiVersion", collection.apiVersion());
+        ObjectNode metadata = object.putObject("metadata").put("resourceVersion", Long.toString(item.resourceVersion()));
+        if (item.initialEventsEnd()) metadata.putObject("annotations").put(INITIAL_EVENTS_END, "true");
+        return object;
     }
 
     private static ObjectNode event(String type, JsonNode object) {
