@@ -65,7 +65,8 @@ public final class ApiServer {
         this.clock = clock;
         this.requests = new RequestRouter(service, clock);
         Discovery documents = new Discovery(service.registry());
-        this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents));
+        this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents),
+                new OpenApiV2(service.registry(), dev.berth.manager.schema.SchemaCatalog::bundled));
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
