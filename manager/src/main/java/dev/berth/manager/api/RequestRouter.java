@@ -52,14 +52,14 @@ final class RequestRouter {
             if (method.equals("POST") && path.namespace() != null) return create(target, request, path, known(request, path, single(request), null, unknownFields));
         } else if (route.status()) {
             if (method.equals("GET")) return read(request, path, service.getStatus(path));
-            if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, known(request, path, single(request), null, unknownFields)));
+            if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, known(request, path, single(request), stored(path), unknownFields)));
             if (method.equals("PATCH")) {
                 ObjectNode patched = known(request, path, patched(request, path, false), service.patchTarget(path), unknownFields);
                 return ApiReply.ok(200, target.replaceStatus(path, checked(checkPatched, patched)));
             }
         } else {
             if (method.equals("GET")) return read(request, path, service.get(path));
-            if (method.equals("PUT")) return replace(target, request, path, known(request, path, single(request), null, unknownFields));
+            if (method.equals("PUT")) return replace(target, request, path, known(request, path, single(request), stored(path), unknownFields));
             if (method.equals("PATCH")) {
                 if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path, unknownFields);
                 ObjectNode patched = known(request, path, patched(request, path, true), service.patchTarget(path), unknownFields);
@@ -79,6 +79,11 @@ final class RequestRouter {
     private ObjectNode known(ApiRequest request, ResourcePath path, ObjectNode body, JsonNode baseline, List<String> warnings) {
         warnings.addAll(fields.apply(request, path, body, baseline));
         return body;
+    }
+
+    /** The stored object a replace starts from, if any: what it already holds is not the request's to answer for. */
+    private JsonNode stored(ResourcePath path) {
+        return service.exists(path) ? service.patchTarget(path) : null;
     }
 
     private ApiReply read(ApiRequest request, ResourcePath path, ObjectNode body) {

@@ -72,8 +72,9 @@ public final class SchemaCatalog {
             for (JsonNode version : definition.path("spec").path("versions")) {
                 if (!version.path("served").asBoolean(true)) continue;
                 GroupVersionKind key = new GroupVersionKind(group, version.path("name").asText(), kind);
-                JsonNode schema = version.path("schema").path("openAPIV3Schema");
-                kinds.put(key, KindSchema.custom(key, (ObjectNode) schema, definitions));
+                ObjectNode schema = (ObjectNode) version.path("schema").path("openAPIV3Schema");
+                if (kind.equals("Workload")) BerthStatusFields.addTo(schema);
+                kinds.put(key, KindSchema.custom(key, schema, definitions));
             }
         }
         return new SchemaCatalog(definitions, kinds);

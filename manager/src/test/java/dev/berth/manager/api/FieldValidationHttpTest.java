@@ -154,6 +154,17 @@ class FieldValidationHttpTest {
     }
 
     @Test
+    void aReplaceOfWhatWasReadDrawsNoWarningForFieldsAlreadyStored() throws Exception {
+        call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("round-trip", ""));
+        JsonNode read = call("GET", CLUSTER_QUEUES + "/round-trip", null, null).body();
+
+        Reply replaced = call("PUT", CLUSTER_QUEUES + "/round-trip?fieldValidation=Strict", "application/json", read.toString());
+
+        assertThat(replaced.code()).as(String.valueOf(replaced.body())).isEqualTo(200);
+        assertThat(replaced.warnings()).isEmpty();
+    }
+
+    @Test
     void aMergePatchAddingAnUnknownFieldIsCheckedAndPruned() throws Exception {
         call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("patched", ""));
 

@@ -80,6 +80,16 @@ class FieldPrunerTest {
     }
 
     @Test
+    void berthsOwnWorkloadStatusFieldsAreKnown() throws Exception {
+        KindSchema workload = CATALOG.schema("kueue.x-k8s.io", "v1beta2", "Workload").orElseThrow();
+        ObjectNode object = object("{'status':{'dispatch':{'cluster':'w1','phase':'Running'},'dispatchHistory':[{'attempt':'a','outcome':'ClusterLost'}],"
+                + "'dispatchHolds':{'x':1},'clusterName':'w1','mood':'calm'}}");
+
+        assertThat(FieldPruner.prune(workload, object, null)).containsExactly("status.mood");
+        assertThat(object.at("/status/dispatch/phase").asText()).isEqualTo("Running");
+    }
+
+    @Test
     void theCatalogHasEveryServedVersionOfEveryKueueKind() {
         for (String kind : List.of("ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "Workload", "WorkloadPriorityClass",
                 "AdmissionCheck", "MultiKueueCluster", "MultiKueueConfig")) {
