@@ -13,6 +13,14 @@ record ApiReply(int code, ObjectNode body, List<String> warnings, ResourcePath t
         return new ApiReply(code, replaced, warnings, target);
     }
 
+    /** The same reply with warnings put before its own. */
+    ApiReply warnedFirst(java.util.List<String> first) {
+        if (first.isEmpty()) return this;
+        java.util.List<String> all = new java.util.ArrayList<>(first);
+        all.addAll(warnings);
+        return new ApiReply(code, body, java.util.List.copyOf(all), target);
+    }
+
     static ApiReply ok(int code, ObjectNode body) {
         return new ApiReply(code, body, List.of(), null);
     }

@@ -65,7 +65,8 @@ public final class ApiServer {
         this.clock = clock;
         this.requests = new RequestRouter(service, clock);
         Discovery documents = new Discovery(service.registry());
-        this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents));
+        this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents),
+                new OpenApiV2(service.registry(), dev.berth.manager.schema.SchemaCatalog::bundled));
     }
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
@@ -98,6 +99,8 @@ public final class ApiServer {
     public Future<HttpServer> start(Vertx vertx, String host, int port, HttpServerOptions options) {
         Router router = router(vertx);
         this.routes = List.copyOf(router.getRoutes());
+        // read the schemas off the event loop now, so the first write does not wait for them on the state thread
+        vertx.executeBlocking(dev.berth.manager.schema.SchemaCatalog::bundled, false);
         return security.serve(vertx, vertx.createHttpServer(options), router).listen(port, host);
     }
 

@@ -7,18 +7,20 @@ import java.util.Optional;
 
 /**
  * Discovery on the router: the legacy documents of {@link Discovery} as application/json (kubectl
- * falls back to them from aggregated discovery), and a clean 404 Status for the OpenAPI documents
- * except for the minimal {@link OpenApiV3} kubectl needs to learn that the server validates fields.
+ * falls back to them from aggregated discovery), the OpenAPI documents ({@link OpenApiV3},
+ * {@link OpenApiV2}), and a clean 404 Status for any other OpenAPI path.
  */
 final class DiscoveryRoutes {
     private final Discovery discovery;
     private final OpenApiV3 openApi;
     private final AggregatedDiscovery aggregated;
+    private final OpenApiV2 openApiV2;
 
-    DiscoveryRoutes(Discovery discovery, OpenApiV3 openApi) {
+    DiscoveryRoutes(Discovery discovery, OpenApiV3 openApi, OpenApiV2 openApiV2) {
         this.discovery = discovery;
         this.openApi = openApi;
         this.aggregated = new AggregatedDiscovery(discovery);
+        this.openApiV2 = openApiV2;
     }
 
     void mount(Router router) {
@@ -31,7 +33,10 @@ final class DiscoveryRoutes {
         router.getWithRegex("/apis/([^/]+)/([^/]+)/?").handler(ctx ->
                 reply(ctx, discovery.resources(ctx.pathParam("param0"), ctx.pathParam("param1"))));
         router.get("/openapi/v3").handler(ctx -> reply(ctx, Optional.of(openApi.index())));
-        router.getWithRegex("/openapi/v3/(.+)").handler(ctx -> reply(ctx, openApi.groupVersion(ctx.pathParam("param0"))));
+        router.getWithRegex("/openapi/v3/(.+)").handler(ctx -> ctx.vertx().executeBlocking(() -> openApi.groupVersion(ctx.pathParam("param0")))
+                .onSuccess(document -> reply(ctx, document))
+                .onFailure(e -> ApiServer.send(ctx, ApiReply.failure(ApiException.internal()), "GET", ctx.request().path())));
+        router.get("/openapi/v2").handler(this::openApiV2);
         router.getWithRegex("/openapi/.*").handler(ctx -> ApiServer.send(ctx, ApiReply.failure(ApiException.noSuchResource()), "GET", ctx.request().path()));
         router.get("/openapi").handler(ctx -> ApiServer.send(ctx, ApiReply.failure(ApiException.noSuchResource()), "GET", ctx.request().path()));
     }
@@ -44,6 +49,18 @@ final class DiscoveryRoutes {
             return;
         }
         ctx.response().putHeader("content-type", AggregatedDiscovery.MEDIA_TYPE).end(aggregatedList.toString());
+    }
+
+    private void openApiV2(RoutingContext ctx) {
+        if (!OpenApiV2.acceptsJson(ctx.request().getHeader("accept"))) {
+            ApiException notAcceptable = new ApiException(406, "NotAcceptable", "only the following media types are accepted: application/json",
+                    null, null, null, java.util.List.of());
+            ApiServer.send(ctx, ApiReply.failure(notAcceptable), "GET", ctx.request().path());
+            return;
+        }
+        ctx.vertx().executeBlocking(openApiV2::document)
+                .onSuccess(document -> reply(ctx, Optional.of(document)))
+                .onFailure(e -> ApiServer.send(ctx, ApiReply.failure(ApiException.internal()), "GET", ctx.request().path()));
     }
 
     private static void reply(RoutingContext ctx, Optional<ObjectNode> document) {

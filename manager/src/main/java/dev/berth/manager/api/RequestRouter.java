@@ -2,7 +2,9 @@ package dev.berth.manager.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.schema.SchemaCatalog;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -18,6 +20,7 @@ final class RequestRouter {
 
     private final ObjectService service;
     private final Clock clock;
+    private final FieldValidation.Check fields = new FieldValidation.Check(SchemaCatalog::bundled);
 
     RequestRouter(ObjectService service, Clock clock) {
         this.service = service;
@@ -33,6 +36,12 @@ final class RequestRouter {
      * anything is stored, and refuses it by throwing (object limits, priority-class use).
      */
     ApiReply answer(ApiRequest request, ApiRoute route, Consumer<ObjectNode> checkPatched) {
+        List<String> unknownFields = new ArrayList<>();
+        return answer(request, route, checkPatched, unknownFields).warnedFirst(unknownFields);
+    }
+
+    /** unknownFields collects the warnings of fieldValidation=Warn, sent before the write's own. */
+    private ApiReply answer(ApiRequest request, ApiRoute route, Consumer<ObjectNode> checkPatched, List<String> unknownFields) {
         ResourcePath path = route.path();
         String method = request.method();
         ObjectService target = request.dryRun() ? service.dryRun() : service;
@@ -40,17 +49,21 @@ final class RequestRouter {
             if (method.equals("GET")) {
                 return read(request, path, service.list(path, ListOptions.of(request)));
             }
-            if (method.equals("POST") && path.namespace() != null) return create(target, request, path);
+            if (method.equals("POST") && path.namespace() != null) return create(target, request, path, known(request, path, single(request), null, unknownFields));
         } else if (route.status()) {
             if (method.equals("GET")) return read(request, path, service.getStatus(path));
-            if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, single(request)));
-            if (method.equals("PATCH")) return ApiReply.ok(200, target.replaceStatus(path, checked(checkPatched, patched(request, path, false))));
+            if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, known(request, path, single(request), stored(path), unknownFields)));
+            if (method.equals("PATCH")) {
+                ObjectNode patched = known(request, path, patched(request, path, false), service.patchTarget(path), unknownFields);
+                return ApiReply.ok(200, target.replaceStatus(path, checked(checkPatched, patched)));
+            }
         } else {
             if (method.equals("GET")) return read(request, path, service.get(path));
-            if (method.equals("PUT")) return replace(target, request, path, single(request));
+            if (method.equals("PUT")) return replace(target, request, path, known(request, path, single(request), stored(path), unknownFields));
             if (method.equals("PATCH")) {
-                if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path);
-                return replace(target, request, path, checked(checkPatched, patched(request, path, true)));
+                if (isApply(request) && !service.exists(path)) return applyCreate(target, request, path, unknownFields);
+                ObjectNode patched = known(request, path, patched(request, path, true), service.patchTarget(path), unknownFields);
+                return replace(target, request, path, checked(checkPatched, patched));
             }
             if (method.equals("DELETE")) return ApiReply.ok(200, service.delete(path, DeleteOptions.of(request)));
         }
@@ -62,13 +75,23 @@ final class RequestRouter {
         return patched;
     }
 
+    /** The body pruned of the fields its schema does not know (baseline: what a patch started from), per fieldValidation. */
+    private ObjectNode known(ApiRequest request, ResourcePath path, ObjectNode body, JsonNode baseline, List<String> warnings) {
+        warnings.addAll(fields.apply(request, path, body, baseline));
+        return body;
+    }
+
+    /** The stored object a replace starts from, if any: what it already holds is not the request's to answer for. */
+    private JsonNode stored(ResourcePath path) {
+        return service.exists(path) ? service.patchTarget(path) : null;
+    }
+
     private ApiReply read(ApiRequest request, ResourcePath path, ObjectNode body) {
         if (!request.wantsTable()) return ApiReply.ok(200, body);
         return ApiReply.ok(200, TablePrinter.table(path.type(), body, request.param("includeObject"), clock.instant()));
     }
 
-    private ApiReply create(ObjectService target, ApiRequest request, ResourcePath collection) {
-        ObjectNode body = single(request);
+    private ApiReply create(ObjectService target, ApiRequest request, ResourcePath collection, ObjectNode body) {
         FieldOwnership.recordUpdate(null, body, request.param("fieldManager"), clock.instant());
         return ApiReply.ok(201, target.create(collection, body));
     }
@@ -81,8 +104,9 @@ final class RequestRouter {
         return ApiReply.ok(200, target.replace(path, body));
     }
 
-    private ApiReply applyCreate(ObjectService target, ApiRequest request, ResourcePath path) {
-        ObjectNode applied = FieldOwnership.apply(null, patchBody(request), request.param("fieldManager"), true, clock.instant());
+    private ApiReply applyCreate(ObjectService target, ApiRequest request, ResourcePath path, List<String> unknownFields) {
+        ObjectNode configuration = known(request, path, patchBody(request), null, unknownFields);
+        ObjectNode applied = FieldOwnership.apply(null, configuration, request.param("fieldManager"), true, clock.instant());
         ObjectNode metadata = applied.with("metadata");
         if (!metadata.has("name")) metadata.put("name", path.name());
         return ApiReply.ok(201, target.create(ResourcePath.collection(path.type(), path.version(), path.namespace()), applied));

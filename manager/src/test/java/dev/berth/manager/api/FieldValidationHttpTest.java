@@ -1,0 +1,205 @@
+package dev.berth.manager.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.store.MemoryObjectStore;
+import io.vertx.core.Vertx;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * fieldValidation on a real manager (issue 13): unknown fields are pruned before anything is stored,
+ * Strict refuses the write naming each one, Warn (the default) answers a Warning per field, Ignore
+ * says nothing; the schema is the one of the version the client wrote in.
+ */
+class FieldValidationHttpTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CLUSTER_QUEUES = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
+    private static final String V1BETA1_CLUSTER_QUEUES = "/apis/kueue.x-k8s.io/v1beta1/clusterqueues";
+    private static final String WORKLOADS = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads";
+    private static final String FLAVORS = "/apis/kueue.x-k8s.io/v1beta2/resourceflavors";
+    private static final String MERGE = "application/merge-patch+json";
+
+    static Vertx vertx;
+    static BerthManager manager;
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    record Reply(int code, JsonNode body, List<String> warnings) {}
+
+    @BeforeAll
+    static void start() throws Exception {
+        vertx = Vertx.vertx();
+        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
+        manager.start(vertx, "127.0.0.1", 0).await();
+        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (manager != null) manager.close();
+        if (vertx != null) vertx.close().await();
+    }
+
+    @Test
+    void strictRefusesEveryUnknownFieldAndStoresNothing() throws Exception {
+        Reply refused = call("POST", CLUSTER_QUEUES + "?fieldValidation=Strict", "application/json",
+                clusterQueue("strict", "'cohort':'c','colour':'red'"));
+
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("reason").asText()).isEqualTo("BadRequest");
+        assertThat(refused.body().path("message").asText()).isEqualTo("ClusterQueue in version \"v1beta2\" cannot be handled as a ClusterQueue: "
+                + "strict decoding error: unknown field \"spec.cohort\", unknown field \"spec.colour\"");
+        assertThat(call("GET", CLUSTER_QUEUES + "/strict", null, null).code()).isEqualTo(404);
+    }
+
+    @Test
+    void warnIsTheDefaultAndAnswersOneWarningPerFieldAndStoresThePrunedObject() throws Exception {
+        Reply created = call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("warned", "'cohort':'c','colour':'red'"));
+
+        assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(created.warnings()).contains("299 - \"unknown field \\\"spec.cohort\\\"\"", "299 - \"unknown field \\\"spec.colour\\\"\"");
+        JsonNode stored = call("GET", CLUSTER_QUEUES + "/warned", null, null).body();
+        assertThat(stored.path("spec").has("cohort")).isFalse();
+        assertThat(stored.path("spec").has("colour")).isFalse();
+        assertThat(stored.at("/spec/namespaceSelector").isObject()).isTrue();
+    }
+
+    @Test
+    void theV1beta1FieldCohortOnAV1beta2ClusterQueueIsNamedNotSilentlyStored() throws Exception {
+        Reply created = call("POST", CLUSTER_QUEUES + "?fieldValidation=Warn", "application/json", clusterQueue("v1beta1-field", "'cohort':'shared'"));
+
+        assertThat(created.warnings()).containsExactly("299 - \"unknown field \\\"spec.cohort\\\"\"");
+        assertThat(created.body().at("/spec/cohort").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void theSchemaIsTheOneOfTheVersionTheClientWroteIn() throws Exception {
+        Reply created = call("POST", V1BETA1_CLUSTER_QUEUES + "?fieldValidation=Strict", "application/json",
+                json("{'apiVersion':'kueue.x-k8s.io/v1beta1','kind':'ClusterQueue','metadata':{'name':'old-style'},"
+                        + "'spec':{'cohort':'shared','namespaceSelector':{}}}"));
+
+        assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(call("GET", CLUSTER_QUEUES + "/old-style", null, null).body().at("/spec/cohortName").asText()).isEqualTo("shared");
+    }
+
+    @Test
+    void ignoreAcceptsSilentlyButStillPrunes() throws Exception {
+        Reply created = call("POST", CLUSTER_QUEUES + "?fieldValidation=Ignore", "application/json", clusterQueue("ignored", "'colour':'red'"));
+
+        assertThat(created.code()).isEqualTo(201);
+        assertThat(created.warnings()).isEmpty();
+        assertThat(call("GET", CLUSTER_QUEUES + "/ignored", null, null).body().at("/spec/colour").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void anInvalidDirectiveIsABadRequest() throws Exception {
+        Reply refused = call("POST", CLUSTER_QUEUES + "?fieldValidation=Loud", "application/json", clusterQueue("loud", ""));
+
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).contains("fieldValidation", "\"Loud\"", "Strict");
+        assertThat(call("GET", CLUSTER_QUEUES + "/loud", null, null).code()).isEqualTo(404);
+    }
+
+    @Test
+    void anUnknownFieldDeepInAWorkloadPodTemplateIsNamedWithItsPath() throws Exception {
+        String workload = json("{'apiVersion':'kueue.x-k8s.io/v1beta2','kind':'Workload','metadata':{'name':'deep'},'spec':{'queueName':'team-a-queue',"
+                + "'podSets':[{'name':'main','count':1,'template':{'spec':{'restartPolicy':'Never','containers':[{'name':'c','image':'busybox',"
+                + "'imagePullPolicyy':'Always','resources':{'requests':{'cpu':'1'}}}]}}}]}}");
+
+        Reply refused = call("POST", WORKLOADS + "?fieldValidation=Strict", "application/json", workload);
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).endsWith("unknown field \"spec.podSets[0].template.spec.containers[0].imagePullPolicyy\"");
+
+        Reply created = call("POST", WORKLOADS, "application/json", workload);
+        assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(created.body().at("/spec/podSets/0/template/spec/containers/0").has("imagePullPolicyy")).isFalse();
+        assertThat(created.body().at("/spec/podSets/0/template/spec/containers/0/image").asText()).isEqualTo("busybox");
+    }
+
+    @Test
+    void unknownMetadataFieldsArePrunedButLabelsAndAnnotationsKept() throws Exception {
+        Reply created = call("POST", FLAVORS, "application/json", json("{'apiVersion':'kueue.x-k8s.io/v1beta2','kind':'ResourceFlavor',"
+                + "'metadata':{'name':'meta','labels':{'a':'b'},'annotations':{'x':'y'},'colour':'red'},'spec':{'nodeLabels':{'zone':'z1'}}}"));
+
+        assertThat(created.warnings()).containsExactly("299 - \"unknown field \\\"metadata.colour\\\"\"");
+        JsonNode stored = call("GET", FLAVORS + "/meta", null, null).body();
+        assertThat(stored.at("/metadata/colour").isMissingNode()).isTrue();
+        assertThat(stored.at("/metadata/labels/a").asText()).isEqualTo("b");
+        assertThat(stored.at("/spec/nodeLabels/zone").asText()).isEqualTo("z1");
+    }
+
+    @Test
+    void aStatusWriteIsPrunedToo() throws Exception {
+        call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("with-status", ""));
+        JsonNode current = call("GET", CLUSTER_QUEUES + "/with-status", null, null).body();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) current).putObject("status").put("pendingWorkloads", 0).put("mood", "calm");
+
+        Reply refused = call("PUT", CLUSTER_QUEUES + "/with-status/status?fieldValidation=Strict", "application/json", current.toString());
+
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).endsWith("unknown field \"status.mood\"");
+    }
+
+    @Test
+    void aReplaceOfWhatWasReadDrawsNoWarningForFieldsAlreadyStored() throws Exception {
+        call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("round-trip", ""));
+        JsonNode read = call("GET", CLUSTER_QUEUES + "/round-trip", null, null).body();
+
+        Reply replaced = call("PUT", CLUSTER_QUEUES + "/round-trip?fieldValidation=Strict", "application/json", read.toString());
+
+        assertThat(replaced.code()).as(String.valueOf(replaced.body())).isEqualTo(200);
+        assertThat(replaced.warnings()).isEmpty();
+    }
+
+    @Test
+    void aMergePatchAddingAnUnknownFieldIsCheckedAndPruned() throws Exception {
+        call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("patched", ""));
+
+        Reply refused = call("PATCH", CLUSTER_QUEUES + "/patched?fieldValidation=Strict", MERGE, json("{'spec':{'cohort':'x'}}"));
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).contains("unknown field \"spec.cohort\"");
+
+        Reply warned = call("PATCH", CLUSTER_QUEUES + "/patched", MERGE, json("{'spec':{'cohort':'x','cohortName':'y'}}"));
+        assertThat(warned.code()).isEqualTo(200);
+        assertThat(warned.warnings()).containsExactly("299 - \"unknown field \\\"spec.cohort\\\"\"");
+        JsonNode stored = call("GET", CLUSTER_QUEUES + "/patched", null, null).body();
+        assertThat(stored.at("/spec/cohort").isMissingNode()).isTrue();
+        assertThat(stored.at("/spec/cohortName").asText()).isEqualTo("y");
+    }
+
+    private static String clusterQueue(String name, String extraSpec) {
+        String extra = extraSpec.isEmpty() ? "" : "," + extraSpec;
+        return json("{'apiVersion':'kueue.x-k8s.io/v1beta2','kind':'ClusterQueue','metadata':{'name':'" + name + "'},"
+                + "'spec':{'namespaceSelector':{}" + extra + "}}");
+    }
+
+    private static String json(String singleQuoted) {
+        return singleQuoted.replace('\'', '"');
+    }
+
+    static Reply call(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
+                .timeout(Duration.ofSeconds(10));
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode parsed = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
+        return new Reply(response.statusCode(), parsed, response.headers().allValues("Warning"));
+    }
+}
