@@ -71,10 +71,7 @@ class NodeClientTest {
         if (vertx != null) vertx.close().await();
     }
 
-    /**
-     * One test per case. patch-strategic-job and pagination are expectedAfterMerge: strategic merge patch
-     * and limit/continue are other helpers' parts of issue 13, and fail on the code before that merge.
-     */
+    /** One test per case; each case ends with the no-data-loss check of what it stored. */
     @TestFactory
     Stream<DynamicTest> everyCaseKeepsItsData() {
         return CASES.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
