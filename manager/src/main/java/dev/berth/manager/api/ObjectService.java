@@ -166,10 +166,17 @@ public final class ObjectService {
      */
     Outcome delete(ResourcePath path, DeleteOptions options) {
         if (options.dryRun() && !dryRun) return dryRun().delete(path, options);
+        NamespaceLifecycle.checkDeletable(path.type(), path.name());
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
-        CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
-        StoredObject deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
+        StoredObject deleted;
+        if (NamespaceLifecycle.isNamespaces(path.type())) {
+            NamespaceTermination termination = new NamespaceTermination(store, registry, this::hooks, java.time.Clock.systemUTC());
+            deleted = write(path, () -> termination.terminate(path.type(), existing, options.propagation(), !dryRun));
+        } else {
+            CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
+            deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
+        }
         return new Outcome(shaped(deleted, path), List.of());
     }
 
