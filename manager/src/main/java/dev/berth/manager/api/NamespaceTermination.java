@@ -20,7 +20,8 @@ import java.util.function.Function;
  * finalizer; watchers see MODIFIED), every object of every namespaced kind the registry serves is
  * deleted in it through {@link CascadingDelete} (so each kind's {@code deleted} hook runs: a Workload
  * releases its quota, a LocalQueue leaves its ClusterQueue), then the namespace itself is removed
- * (watchers see DELETED). A hook that writes into the namespace while it empties (an Event about a
+ * (watchers see DELETED). A namespace that still holds metadata.finalizers stays Terminating, empty,
+ * until an update removes the last one ({@link #finishIfReleased}). A hook that writes into the namespace while it empties (an Event about a
  * deleted object) is caught by another pass, up to {@link #MAX_PASSES}. One instance serves one request.
  */
 final class NamespaceTermination {
@@ -52,9 +53,42 @@ final class NamespaceTermination {
                 // each pass deletes what the previous one's hooks wrote into the namespace
             }
         }
-        StoredObject current = contents ? store.get(marked.key()).orElse(marked) : namespace;
+        if (!contents) return marked;
+        StoredObject current = store.get(marked.key()).orElse(marked);
+        if (hasFinalizers(current)) {
+            dropKubernetesFinalizer(current);
+            return marked;
+        }
         new CascadingDelete(store, registry, hooks, clock).delete(namespaces, current, propagation);
         return marked;
+    }
+
+    /**
+     * After an update of a Terminating namespace: once its last metadata.finalizers entry is gone, what
+     * was written into it meanwhile is deleted, and so is the namespace (as kube-apiserver deletes an
+     * object whose last finalizer is removed).
+     */
+    void finishIfReleased(ResourceType namespaces, StoredObject updated) {
+        if (!updated.object().path("metadata").has("deletionTimestamp") || hasFinalizers(updated)) return;
+        terminate(namespaces, updated, Propagation.BACKGROUND, true);
+    }
+
+    /** metadata.finalizers (other controllers' claims, which keep a Terminating namespace until removed). */
+    private static boolean hasFinalizers(StoredObject namespace) {
+        JsonNode finalizers = namespace.object().path("metadata").path("finalizers");
+        return finalizers.isArray() && !finalizers.isEmpty();
+    }
+
+    /** What kube's namespace controller does through /finalize once the content is gone. */
+    private void dropKubernetesFinalizer(StoredObject namespace) {
+        ObjectNode object = namespace.object();
+        JsonNode finalizers = object.path("spec").path("finalizers");
+        if (!finalizers.isArray()) return;
+        ArrayNode kept = object.arrayNode();
+        for (JsonNode finalizer : finalizers) if (!NamespaceLifecycle.KUBERNETES_FINALIZER.equals(finalizer.asText())) kept.add(finalizer);
+        if (kept.size() == finalizers.size()) return;
+        object.with("spec").set("finalizers", kept);
+        store.replace(namespace.key(), object, Long.toString(namespace.resourceVersion()));
     }
 
     /** Deletes every object of the namespace, each with its dependents; returns how many it deleted. */

@@ -146,6 +146,9 @@ public final class ObjectService {
         StoredSizeLimit.check(admitted, path.type(), path.name());
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
         hooks.stored(stored);
+        if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) {
+            new NamespaceTermination(store, registry, this::hooks, java.time.Clock.systemUTC()).finishIfReleased(path.type(), stored);
+        }
         return new Outcome(shaped(stored, path), warnings);
     }
 

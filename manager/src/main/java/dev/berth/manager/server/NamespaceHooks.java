@@ -34,11 +34,33 @@ final class NamespaceHooks implements ObjectHooks {
             incoming.putObject("status").put("phase", NamespaceLifecycle.PHASE_ACTIVE);
             requireKubernetesFinalizer(incoming);
         } else if (existing.isPresent()) {
-            JsonNode finalizers = existing.get().object().path("spec").path("finalizers");
+            ObjectNode old = existing.get().object();
+            JsonNode finalizers = old.path("spec").path("finalizers");
             if (finalizers.isArray()) incoming.with("spec").set("finalizers", finalizers.deepCopy());
             else if (incoming.path("spec").isObject()) ((ObjectNode) incoming.get("spec")).remove("finalizers");
+            keepDeletion(old, incoming);
         }
         return delegate.admit(incoming, existing, op);
+    }
+
+    /**
+     * A namespace being deleted stays so whatever the update says, and takes no new metadata.finalizers
+     * (kube-apiserver: "no new finalizers can be added if the object is being deleted").
+     */
+    private static void keepDeletion(ObjectNode old, ObjectNode incoming) {
+        ObjectNode oldMetadata = (ObjectNode) old.get("metadata");
+        if (oldMetadata == null || !oldMetadata.has("deletionTimestamp") || !(incoming.get("metadata") instanceof ObjectNode metadata)) return;
+        metadata.set("deletionTimestamp", oldMetadata.get("deletionTimestamp"));
+        if (oldMetadata.has("deletionGracePeriodSeconds")) metadata.set("deletionGracePeriodSeconds", oldMetadata.get("deletionGracePeriodSeconds"));
+        java.util.Set<String> before = new java.util.HashSet<>();
+        for (JsonNode finalizer : oldMetadata.path("finalizers")) before.add(finalizer.asText());
+        for (JsonNode finalizer : metadata.path("finalizers")) {
+            if (!before.contains(finalizer.asText())) {
+                throw InvalidObjectException.invalid(KueueApi.NAMESPACE, metadata.path("name").asText(), List.of(new FieldCause("metadata.finalizers",
+                        "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers [\"" + finalizer.asText() + "\"]",
+                        "FieldValueForbidden")));
+            }
+        }
     }
 
     /** Sets the name label, as kube-apiserver's Canonicalize does; a non-object labels field is left to validation. */
