@@ -80,6 +80,7 @@ class KubectlNamespaceTest {
         kubectl.run("kubectl create -f " + held).ok();
         kubectl.run("kubectl delete ns held --wait=false").ok();
         assertThat(kubectl.run("kubectl get ns held -o jsonpath={.status.phase}").ok().stdout()).isEqualTo("Terminating");
+        assertThat(kubectl.run("kubectl get ns held --no-headers").ok().stdout()).containsPattern("^held\\s+Terminating\\s");
 
         Kubectl.Result refused = kubectl.run("kubectl create -f " + localQueue("held"));
         assertThat(refused.exitCode()).isNotZero();
