@@ -146,9 +146,8 @@ public final class ObjectService {
         StoredSizeLimit.check(admitted, path.type(), path.name());
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
         hooks.stored(stored);
-        if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) {
-            new NamespaceTermination(store, registry, this::hooks, java.time.Clock.systemUTC()).finishIfReleased(path.type(), stored);
-        }
+        if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) new NamespaceTermination(store, registry, this::hooks,
+                java.time.Clock.systemUTC()).finishIfReleased(path.type(), stored);
         return new Outcome(shaped(stored, path), warnings);
     }
 
@@ -172,14 +171,10 @@ public final class ObjectService {
         NamespaceLifecycle.checkDeletable(path.type(), path.name());
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
-        StoredObject deleted;
-        if (NamespaceLifecycle.isNamespaces(path.type())) {
-            NamespaceTermination termination = new NamespaceTermination(store, registry, this::hooks, java.time.Clock.systemUTC());
-            deleted = write(path, () -> termination.terminate(path.type(), existing, options.propagation(), !dryRun));
-        } else {
-            CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
-            deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
-        }
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        StoredObject deleted = write(path, () -> NamespaceLifecycle.isNamespaces(path.type())
+                ? new NamespaceTermination(store, registry, this::hooks, clock).terminate(path.type(), existing, options.propagation(), !dryRun)
+                : new CascadingDelete(store, registry, this::hooks, clock).delete(path.type(), existing, options.propagation()));
         return new Outcome(shaped(deleted, path), List.of());
     }
 
