@@ -85,9 +85,9 @@ public final class ObjectService {
         ResourceType type = collection.type();
         try {
             checkKind(collection, body);
-            ObjectNode metadata = metadata(body);
+            ObjectNode metadata = BodyIdentity.metadata(body);
             assignName(metadata);
-            checkNamespace(collection, metadata);
+            BodyIdentity.checkNamespace(collection, metadata);
             String name = metadata.path("name").asText("");
             if (name.isEmpty()) {
                 throw ApiException.of(InvalidObjectException.invalid(type.kind(), "",
@@ -141,8 +141,8 @@ public final class ObjectService {
 
     public Outcome replace(ResourcePath path, ObjectNode body) {
         checkKind(path, body);
-        checkName(path, body);
-        checkNamespace(path, metadata(body));
+        BodyIdentity.checkName(path, body);
+        BodyIdentity.checkNamespace(path, BodyIdentity.metadata(body));
         StoredObject existing = existing(path);
         ObjectHooks hooks = hooks(path.type());
         ObjectNode admitted = admit(hooks, body, Optional.of(existing), Operation.UPDATE, path);
@@ -150,6 +150,8 @@ public final class ObjectService {
         StoredSizeLimit.check(admitted, path.type(), path.name());
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
         hooks.stored(stored);
+        if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) new NamespaceTermination(store, registry, this::hooks,
+                java.time.Clock.systemUTC()).finishIfReleased(path.type(), stored);
         return new Outcome(shaped(stored, path), warnings);
     }
 
@@ -170,10 +172,13 @@ public final class ObjectService {
      */
     Outcome delete(ResourcePath path, DeleteOptions options) {
         if (options.dryRun() && !dryRun) return dryRun().delete(path, options);
+        NamespaceLifecycle.checkDeletable(path.type(), path.name());
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
-        CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
-        StoredObject deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
+        java.time.Clock clock = java.time.Clock.systemUTC();
+        StoredObject deleted = write(path, () -> NamespaceLifecycle.isNamespaces(path.type())
+                ? new NamespaceTermination(store, registry, this::hooks, clock).terminate(path.type(), existing, options.propagation(), !dryRun)
+                : new CascadingDelete(store, registry, this::hooks, clock).delete(path.type(), existing, options.propagation()));
         return new Outcome(shaped(deleted, path), List.of());
     }
 
@@ -186,8 +191,8 @@ public final class ObjectService {
     public Outcome replaceStatus(ResourcePath path, ObjectNode body) {
         requireStatus(path);
         checkKind(path, body);
-        checkName(path, body);
-        checkNamespace(path, metadata(body));
+        BodyIdentity.checkName(path, body);
+        BodyIdentity.checkNamespace(path, BodyIdentity.metadata(body));
         StoredObject existing = existing(path);
         JsonNode status = path.kueueV1beta1() ? ApiVersionConverter.statusToV1beta2(body) : body.get("status");
         ObjectNode incoming = status instanceof ObjectNode object ? object : NODES.objectNode();
@@ -265,28 +270,6 @@ public final class ObjectService {
         return ApiException.badRequest("no kind \"" + kind + "\" is registered for version \"" + apiVersion + "\"");
     }
 
-    private static void checkName(ResourcePath path, ObjectNode body) {
-        String name = metadata(body).path("name").asText("");
-        if (name.isEmpty()) throw ApiException.badRequest("metadata.name is required");
-        if (!name.equals(path.name())) {
-            throw ApiException.badRequest("the name of the object (" + name + ") does not match the name on the URL (" + path.name() + ")");
-        }
-    }
-
-    private static void checkNamespace(ResourcePath path, ObjectNode metadata) {
-        if (!path.type().namespaced()) {
-            metadata.remove("namespace");
-            return;
-        }
-        String namespace = metadata.path("namespace").asText("");
-        if (namespace.isEmpty()) {
-            metadata.put("namespace", path.namespace());
-        } else if (!namespace.equals(path.namespace())) {
-            throw ApiException.badRequest("the namespace of the provided object (" + namespace
-                    + ") does not match the namespace sent on the request (" + path.namespace() + ")");
-        }
-    }
-
     private void assignName(ObjectNode metadata) {
         if (!metadata.path("name").asText("").isEmpty()) return;
         String prefix = metadata.path("generateName").asText("");
@@ -312,7 +295,7 @@ public final class ObjectService {
     /** The object as a patch starts from: shaped for the path's version, without its resourceVersion. */
     ObjectNode forPatch(ResourcePath path) {
         ObjectNode current = shaped(existing(path), path);
-        metadata(current).remove("resourceVersion");
+        BodyIdentity.metadata(current).remove("resourceVersion");
         return current;
     }
 
@@ -337,7 +320,7 @@ public final class ObjectService {
 
     private ObjectNode existingForPatch(ResourcePath path) {
         ObjectNode current = existing(path).object();
-        metadata(current).remove("resourceVersion");
+        BodyIdentity.metadata(current).remove("resourceVersion");
         return current;
     }
 
@@ -373,15 +356,8 @@ public final class ObjectService {
     }
 
     private static String resourceVersion(ObjectNode body) {
-        String version = metadata(body).path("resourceVersion").asText("");
+        String version = BodyIdentity.metadata(body).path("resourceVersion").asText("");
         return version.isEmpty() ? null : version;
-    }
-
-    private static ObjectNode metadata(ObjectNode body) {
-        JsonNode metadata = body.get("metadata");
-        if (metadata instanceof ObjectNode object) return object;
-        if (metadata != null && !metadata.isNull()) throw ApiException.badRequest("metadata must be an object");
-        return body.putObject("metadata");
     }
 
     private static Map<String, String> labels(ObjectNode object) {

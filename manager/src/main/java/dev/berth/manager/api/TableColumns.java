@@ -50,7 +50,8 @@ final class TableColumns {
                     text("Message", "message"));
         }
         if (group.isEmpty() && kind.equals(KueueApi.NAMESPACE)) {
-            return List.of(name(), new Column("Status", "string", "", 0, "Phase", (o, now) -> "Active"), age());
+            return List.of(name(), new Column("Status", "string", "", 0, "The status of the namespace",
+                    (o, now) -> text(o, "status.phase").isEmpty() ? NamespaceLifecycle.PHASE_ACTIVE : text(o, "status.phase")), age());
         }
         return List.of(name(), age());
     }

@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
+import dev.berth.manager.api.NamespaceLifecycle;
 import dev.berth.manager.api.NamespaceObjectCounts;
 import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.api.ObjectService;
@@ -120,9 +121,10 @@ public final class BerthManager implements AutoCloseable {
         this.state.controller.setListener(metrics.admissionListener());
         this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);
         feed.listen(objectCounts);
-        this.service = new ObjectService(feed, ManagerResources.registry(state), objectCounts);
+        this.service = new ObjectService(feed, ManagerResources.registry(state), new NamespaceLifecycle(feed).then(objectCounts));
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
+            NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());
             StateRecovery.recover(store, state.controller);
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
@@ -130,6 +132,7 @@ public final class BerthManager implements AutoCloseable {
             state.dispatcher.listener = metrics.dispatchListener();
             state.dispatcher.failover.events = new StoredClusterActionEvents(state, events);
             state.dispatcher.recover();
+            NamespaceBootstrap.finishTerminations(feed, service);
             state.controller.schedule();
             return null;
         });
@@ -252,11 +255,13 @@ public final class BerthManager implements AutoCloseable {
             files = walk.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml")).sorted().toList();
         }
         int created = 0;
-        for (Path file : files) {
+        // Namespaces first, wherever they are: the objects of a directory may live in the namespaces it creates.
+        for (boolean namespaces : new boolean[] {true, false}) for (Path file : files) {
             byte[] body = Files.readAllBytes(file);
             created += onStateThread(() -> {
                 int count = 0;
                 for (var object : ManifestReader.read(body, "application/yaml")) {
+                    if (Resources.NAMESPACES.kind().equals(object.path("kind").asText()) != namespaces) continue;
                     try {
                         service.createAll(List.of(object));
                         count++;

@@ -57,9 +57,9 @@ final class ManagerResources {
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
                 .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))
                 .add(Resources.PODS, new PodHooks(state, priorities))
-                .add(Resources.NAMESPACES, new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
+                .add(Resources.NAMESPACES, new NamespaceHooks(new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),
-                        o -> state.controller.deleteNamespace(o.key().name())))
+                        o -> state.controller.deleteNamespace(o.key().name()))))
                 .add(Resources.PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodePriorityClass,
                         p -> { }, p -> { }, o -> { }))
                 .add(Resources.MULTIKUEUE_CLUSTERS, multiKueue.clusterHooks(), KueueApi.V1BETA1)
