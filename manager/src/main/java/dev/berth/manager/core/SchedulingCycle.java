@@ -8,6 +8,7 @@ import dev.berth.manager.scheduling.AdmittedWorkload;
 import dev.berth.manager.scheduling.FitMode;
 import dev.berth.manager.scheduling.FlavorAssigner;
 import dev.berth.manager.scheduling.FlavorAssignment;
+import dev.berth.manager.scheduling.PreemptionOracle;
 import dev.berth.manager.scheduling.PreemptionPlanner;
 import dev.berth.manager.scheduling.PreemptionRequest;
 import dev.berth.manager.scheduling.PreemptionTarget;
@@ -157,7 +158,10 @@ final class SchedulingCycle {
         if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
             return Nomination.misfit(queue, entry, generation, "Workload namespace doesn't match ClusterQueue selector", false);
         }
-        FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota, options.fairSharing());
+        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), queue, entry,
+                admittedInOwnQueue(queue), () -> admittedFor(queue));
+        FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
+                options.fairSharing(), oracle);
         FlavorAssignment full = assigner.assign(entry.request);
         if (full.mode() == FitMode.FIT) return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full));
         if (full.mode() == FitMode.PREEMPT) {
