@@ -150,6 +150,16 @@ final class PendingQueue {
         if (quotaOnlyMisfit && PendingShape.simple(entry)) rememberMisfit(entry);
     }
 
+    /**
+     * The head can never be admitted by this queue as things are (its namespace does not match the
+     * queue's namespaceSelector): it waits aside until the queue's generation moves on, under
+     * StrictFIFO too, so it does not hold the head (Kueue requeues it non-immediately).
+     */
+    void parkAside(WorkloadEntry entry) {
+        size++;
+        parked.add(entry);
+    }
+
     /** Puts the entry into its shape's group, keeping the eligible groups ordered by their first member. */
     private void join(WorkloadEntry entry) {
         PendingShape shape = PendingShape.of(entry);

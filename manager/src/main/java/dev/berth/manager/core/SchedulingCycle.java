@@ -114,6 +114,9 @@ final class SchedulingCycle {
                 } else {
                     queue.putBack(entry);
                 }
+            } else if (nomination.namespaceMismatch) {
+                effects.stillPending(entry, nomination.message);
+                queue.parkAside(entry);
             } else {
                 effects.stillPending(entry, nomination.message);
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
@@ -156,7 +159,7 @@ final class SchedulingCycle {
 
     private Nomination nominate(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
         if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
-            return Nomination.misfit(queue, entry, generation, "Workload namespace doesn't match ClusterQueue selector", false);
+            return Nomination.namespaceMismatch(queue, entry, generation);
         }
         PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), queue, entry,
                 admittedInOwnQueue(queue), () -> admittedFor(queue));
@@ -217,10 +220,11 @@ final class SchedulingCycle {
         final List<PreemptionTarget> targets;
         final String message;
         final boolean quotaOnly;
+        final boolean namespaceMismatch;
         final int share;
 
         private Nomination(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
-                           List<PreemptionTarget> targets, String message, boolean quotaOnly, int share) {
+                           List<PreemptionTarget> targets, String message, boolean quotaOnly, boolean namespaceMismatch, int share) {
             this.queue = queue;
             this.entry = entry;
             this.generation = generation;
@@ -228,17 +232,24 @@ final class SchedulingCycle {
             this.targets = targets;
             this.message = message;
             this.quotaOnly = quotaOnly;
+            this.namespaceMismatch = namespaceMismatch;
             this.share = share;
         }
 
         static Nomination of(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
                              List<PreemptionTarget> targets, int share) {
-            return new Nomination(queue, entry, generation, assignment, targets, null, false, share);
+            return new Nomination(queue, entry, generation, assignment, targets, null, false, false, share);
         }
 
         static Nomination misfit(ClusterQueueSpec queue, WorkloadEntry entry, long generation, String message, boolean quotaOnly) {
             return new Nomination(queue, entry, generation, new FlavorAssignment(FitMode.NO_FIT, false, List.of()),
-                    List.of(), message, quotaOnly, Integer.MAX_VALUE);
+                    List.of(), message, quotaOnly, false, Integer.MAX_VALUE);
+        }
+
+        /** Kueue's ErrNamespaceMismatch: inadmissible, and under StrictFIFO it does not keep the head. */
+        static Nomination namespaceMismatch(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
+            return new Nomination(queue, entry, generation, new FlavorAssignment(FitMode.NO_FIT, false, List.of()),
+                    List.of(), "Workload namespace doesn't match ClusterQueue selector", false, true, Integer.MAX_VALUE);
         }
     }
 
