@@ -168,6 +168,11 @@ public final class ObjectService {
         if (options.dryRun() && !dryRun) return dryRun().delete(path, options);
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
+        String holding = hooks(path.type()).finalizerHoldingDeletion(existing);
+        if (holding != null) {
+            StoredObject marked = write(path, () -> DeletionHold.mark(store, existing, holding, java.time.Clock.systemUTC()));
+            return new Outcome(shaped(marked, path), List.of());
+        }
         CascadingDelete cascade = new CascadingDelete(store, registry, this::hooks, java.time.Clock.systemUTC());
         StoredObject deleted = write(path, () -> cascade.delete(path.type(), existing, options.propagation()));
         return new Outcome(shaped(deleted, path), List.of());

@@ -20,18 +20,21 @@ final class ManagerResources {
         StoredPriorities priorities = new StoredPriorities(state);
         MultiKueueHooks multiKueue = new MultiKueueHooks(state);
         state.multiKueue = multiKueue;
+        ResourceInUse inUse = new ResourceInUse(state);
+        state.resourceInUse = inUse;
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         return ResourceRegistry.builder()
-                .add(Resources.RESOURCE_FLAVORS, new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
+                .add(Resources.RESOURCE_FLAVORS, ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
                         f -> {
                             state.controller.applyResourceFlavor(f);
                             multiKueue.flavorsChanged();
                         }, o -> {
                             state.controller.deleteResourceFlavor(o.key().name());
                             multiKueue.flavorsChanged();
-                        }), KueueApi.V1BETA1)
-                .add(Resources.CLUSTER_QUEUES, new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> { },
-                        cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())), KueueApi.V1BETA1)
+                        }), inUse::flavorInUse), KueueApi.V1BETA1)
+                .add(Resources.CLUSTER_QUEUES, ResourceInUse.holding(new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> { },
+                        cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())),
+                        inUse::clusterQueueInUse), KueueApi.V1BETA1)
                 .add(Resources.COHORTS, new KueueObjectHooks<>(state, CohortDecoder::decode, c -> { },
                         c -> state.controller.applyCohort(c), o -> state.controller.deleteCohort(o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.LOCAL_QUEUES, new KueueObjectHooks<>(state, LocalQueueDecoder::decode, lq -> { },
@@ -39,13 +42,13 @@ final class ManagerResources {
                         o -> state.controller.deleteLocalQueue(o.key().namespace(), o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.WORKLOAD_PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodeWorkloadPriorityClass,
                         p -> { }, p -> { }, o -> { }), KueueApi.V1BETA1)
-                .add(Resources.ADMISSION_CHECKS, new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
+                .add(Resources.ADMISSION_CHECKS, ResourceInUse.holding(new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
                         c -> {
                             state.controller.applyAdmissionCheck(c.name(), true);
                             state.find(Resources.ADMISSION_CHECKS.resource(), "", c.name())
                                     .ifPresent(check -> multiKueue.admissionCheckStored(check, multiKueueStatus));
                         },
-                        o -> state.controller.deleteAdmissionCheck(o.key().name())), KueueApi.V1BETA1)
+                        o -> state.controller.deleteAdmissionCheck(o.key().name())), inUse::admissionCheckInUse), KueueApi.V1BETA1)
                 .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
                 .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))

@@ -81,6 +81,46 @@ class ClusterQueueReferencesHttpTest {
                 .isEqualTo("Can't admit new workloads: references missing AdmissionCheck(s): later-check.");
     }
 
+    @Test
+    void deletingAFlavorOrClusterQueueInUseIsHeldByTheResourceInUseFinalizerUntilFree() throws Exception {
+        assertThat(send("POST", KUEUE + "/resourceflavors", flavor("late-flavor")).statusCode()).isEqualTo(201);
+        assertThat(send("POST", KUEUE + "/clusterqueues", clusterQueue("late-cq", "late-flavor", null)).statusCode()).isEqualTo(201);
+        assertThat(send("POST", KUEUE + "/namespaces/late/localqueues", localQueue("late-cq")).statusCode()).isEqualTo(201);
+        assertThat(send("POST", "/apis/batch/v1/namespaces/late/jobs", job()).statusCode()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(10)).until(this::firstWorkloadAdmitted);
+
+        HttpResponse<String> heldFlavor = send("DELETE", KUEUE + "/resourceflavors/late-flavor", null);
+        assertThat(heldFlavor.statusCode()).isEqualTo(200);
+        assertHeld(JSON.readTree(heldFlavor.body()));
+        HttpResponse<String> heldQueue = send("DELETE", KUEUE + "/clusterqueues/late-cq", null);
+        assertThat(heldQueue.statusCode()).isEqualTo(200);
+        assertHeld(JSON.readTree(heldQueue.body()));
+
+        // Still there after housekeeping has looked at them: the queue holds a workload and names the flavor.
+        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        assertHeld(JSON.readTree(send("GET", KUEUE + "/resourceflavors/late-flavor", null).body()));
+        assertHeld(JSON.readTree(send("GET", KUEUE + "/clusterqueues/late-cq", null).body()));
+
+        // The workload ends: the queue is free and goes, and with it the last use of the flavor.
+        String workload = JSON.readTree(send("GET", KUEUE + "/namespaces/late/workloads", null).body())
+                .path("items").get(0).path("metadata").path("name").asText();
+        assertThat(send("DELETE", KUEUE + "/namespaces/late/workloads/" + workload, null).statusCode()).isIn(200, 202);
+        await().atMost(Duration.ofSeconds(10)).until(() -> send("GET", KUEUE + "/clusterqueues/late-cq", null).statusCode() == 404);
+        await().atMost(Duration.ofSeconds(10)).until(() -> send("GET", KUEUE + "/resourceflavors/late-flavor", null).statusCode() == 404);
+    }
+
+    @Test
+    void aFlavorNoClusterQueueNamesIsDeletedAtOnce() throws Exception {
+        assertThat(send("POST", KUEUE + "/resourceflavors", flavor("unused")).statusCode()).isEqualTo(201);
+        assertThat(send("DELETE", KUEUE + "/resourceflavors/unused", null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", KUEUE + "/resourceflavors/unused", null).statusCode()).isEqualTo(404);
+    }
+
+    private static void assertHeld(JsonNode object) {
+        assertThat(object.path("metadata").path("deletionTimestamp").asText()).isNotEmpty();
+        assertThat(object.path("metadata").path("finalizers").toString()).contains("kueue.x-k8s.io/resource-in-use");
+    }
+
     static String clusterQueue(String name, String flavor, String check) {
         return "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: " + name + "\nspec:\n"
                 + "  namespaceSelector: {}\n"
