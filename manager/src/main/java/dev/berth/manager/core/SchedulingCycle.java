@@ -55,6 +55,24 @@ final class SchedulingCycle {
     }
 
     Outcome run() {
+        List<Map.Entry<String, Map<FlavorResource, Long>>> reservations = new ArrayList<>();
+        try {
+            return run(reservations);
+        } finally {
+            // Kueue's reservations for workloads stuck waiting on preemption last one cycle.
+            for (Map.Entry<String, Map<FlavorResource, Long>> reserved : reservations) {
+                state.quota.removeUsage(reserved.getKey(), reserved.getValue());
+            }
+        }
+    }
+
+    private void reserve(List<Map.Entry<String, Map<FlavorResource, Long>>> reservations, String queue, Map<FlavorResource, Long> usage) {
+        if (usage.isEmpty() || !state.quota.hasClusterQueue(queue)) return;
+        state.quota.addUsage(queue, usage);
+        reservations.add(Map.entry(queue, usage));
+    }
+
+    private Outcome run(List<Map.Entry<String, Map<FlavorResource, Long>>> reservations) {
         List<Nomination> nominations = new ArrayList<>();
         List<WorkloadEntry> heads = new ArrayList<>();
         List<ClusterQueueSpec> headQueues = new ArrayList<>();
@@ -65,7 +83,11 @@ final class SchedulingCycle {
             ClusterQueueSpec spec = slot.spec();
             long generation = slot.generation().value;
             WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation);
-            if (head == null) continue;
+            if (head == null) {
+                // A blocked StrictFIFO head stays the head: its reservation holds in every cycle.
+                reserve(reservations, spec.name(), slot.queue().blockedHeadReservation(spec.queueingStrategy(), generation));
+                continue;
+            }
             heads.add(head);
             headQueues.add(spec);
             headGenerations.add(generation);
@@ -120,6 +142,12 @@ final class SchedulingCycle {
             } else {
                 effects.stillPending(entry, nomination.message);
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
+                if (nomination.stuckOnPreemption != null) {
+                    Map<FlavorResource, Long> reserved = UnreclaimableReservation.of(nomination.queue, nomination.stuckOnPreemption,
+                            state.quota, heldFor.contains(entry));
+                    reserve(reservations, nomination.queue.name(), reserved);
+                    queue.reserveForBlockedHead(reserved);
+                }
             }
         }
         return new Outcome(nominations.size(), admitted, preempted);
@@ -176,6 +204,7 @@ final class SchedulingCycle {
         String message = full.message();
         if (full.mode() == FitMode.PREEMPT) {
             message = message + ". Pending the preemption of workloads that the ClusterQueue's preemption policies do not allow";
+            return Nomination.misfit(queue, entry, generation, message, true).stuckOn(full);
         }
         return Nomination.misfit(queue, entry, generation, message, true);
     }
@@ -222,6 +251,13 @@ final class SchedulingCycle {
         final boolean quotaOnly;
         final boolean namespaceMismatch;
         final int share;
+        /** The assignment of a workload that needs preemption but has no candidates (it reserves quota), else null. */
+        FlavorAssignment stuckOnPreemption;
+
+        Nomination stuckOn(FlavorAssignment assignment) {
+            this.stuckOnPreemption = assignment;
+            return this;
+        }
 
         private Nomination(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
                            List<PreemptionTarget> targets, String message, boolean quotaOnly, boolean namespaceMismatch, int share) {
