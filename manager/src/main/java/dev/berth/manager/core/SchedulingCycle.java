@@ -179,9 +179,9 @@ final class SchedulingCycle {
             };
         }
         return (a, b) -> {
-            boolean aBorrows = a.assignment.borrows();
-            if (aBorrows != b.assignment.borrows()) return aBorrows ? 1 : -1;
-            return WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
+            // Kueue orders by borrowing level: no borrowing first, then borrowing from a nearer ancestor cohort.
+            int byLevel = Integer.compare(a.borrowingLevel, b.borrowingLevel);
+            return byLevel != 0 ? byLevel : WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
         };
     }
 
@@ -194,19 +194,32 @@ final class SchedulingCycle {
         FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
                 options.fairSharing(), oracle);
         FlavorAssignment full = assigner.assign(entry.request);
-        if (full.mode() == FitMode.FIT) return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full));
+        if (full.mode() == FitMode.FIT) {
+            return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full)).atLevel(borrowingLevel(queue, full));
+        }
         if (full.mode() == FitMode.PREEMPT) {
             List<PreemptionTarget> targets = planPreemption(queue, entry, full);
-            if (!targets.isEmpty()) return Nomination.of(queue, entry, generation, full, targets, share(queue, full));
+            if (!targets.isEmpty()) return Nomination.of(queue, entry, generation, full, targets, share(queue, full)).atLevel(full.borrows() ? 1 : 0);
         }
         FlavorAssignment partial = PartialAdmission.largestFitting(assigner, entry.request);
-        if (partial != null) return Nomination.of(queue, entry, generation, partial, List.of(), share(queue, partial));
+        if (partial != null) {
+            return Nomination.of(queue, entry, generation, partial, List.of(), share(queue, partial)).atLevel(borrowingLevel(queue, partial));
+        }
         String message = full.message();
         if (full.mode() == FitMode.PREEMPT) {
             message = message + ". Pending the preemption of workloads that the ClusterQueue's preemption policies do not allow";
             return Nomination.misfit(queue, entry, generation, message, true).stuckOn(full);
         }
         return Nomination.misfit(queue, entry, generation, message, true);
+    }
+
+    private int borrowingLevel(ClusterQueueSpec queue, FlavorAssignment assignment) {
+        if (!assignment.borrows()) return 0;
+        int level = 1;
+        for (Map.Entry<FlavorResource, Long> used : assignment.usage().entrySet()) {
+            level = Math.max(level, state.quota.borrowingLevel(queue.name(), used.getKey(), used.getValue()));
+        }
+        return level;
     }
 
     private int share(ClusterQueueSpec queue, FlavorAssignment assignment) {
@@ -253,6 +266,8 @@ final class SchedulingCycle {
         final int share;
         /** The assignment of a workload that needs preemption but has no candidates (it reserves quota), else null. */
         FlavorAssignment stuckOnPreemption;
+        /** Kueue's Assignment.Borrowing: 0 without borrowing, else the height of the cohort subtree it borrows from. */
+        int borrowingLevel;
 
         Nomination stuckOn(FlavorAssignment assignment) {
             this.stuckOnPreemption = assignment;
@@ -270,6 +285,11 @@ final class SchedulingCycle {
             this.quotaOnly = quotaOnly;
             this.namespaceMismatch = namespaceMismatch;
             this.share = share;
+        }
+
+        Nomination atLevel(int level) {
+            this.borrowingLevel = level;
+            return this;
         }
 
         static Nomination of(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
