@@ -45,6 +45,7 @@ public final class Conditions {
         public static final String STOPPED = "Stopped";
         public static final String FLAVOR_NOT_FOUND = "FlavorNotFound";
         public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
+        public static final String ADMISSION_CHECK_INACTIVE = "AdmissionCheckInactive";
         public static final String CLUSTER_QUEUE_DOES_NOT_EXIST = "ClusterQueueDoesNotExist";
         // MultiKueueCluster / AdmissionCheck Active reasons
         public static final String CONNECTED = "Connected";

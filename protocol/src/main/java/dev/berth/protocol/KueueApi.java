@@ -30,6 +30,8 @@ public final class KueueApi {
     public static final String MULTIKUEUE_CONFIG = "MultiKueueConfig";
     /** The controllerName of AdmissionChecks that MultiKueue (here: Berth's dispatcher) decides. */
     public static final String MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue";
+    /** Kueue's finalizer on ResourceFlavors, ClusterQueues and AdmissionChecks: deletion waits while they are in use. */
+    public static final String RESOURCE_IN_USE_FINALIZER = "kueue.x-k8s.io/resource-in-use";
     /** Where Kueue reads MultiKueue kubeconfig Secrets from. */
     public static final String CONFIG_NAMESPACE = "kueue-system";
     /** The key of a MultiKueue kubeconfig Secret. */

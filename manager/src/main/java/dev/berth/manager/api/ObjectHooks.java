@@ -32,6 +32,16 @@ public interface ObjectHooks {
     /** After a create or replace has been durably written. */
     default void stored(StoredObject object) { }
 
+    /**
+     * The finalizer that holds this object's deletion now (Kueue's {@code kueue.x-k8s.io/resource-in-use}
+     * while the object is in use), or null to delete it at once. A held object is marked with
+     * {@code deletionTimestamp} and the finalizer, stays readable, and is deleted when a later delete
+     * finds it free.
+     */
+    default String finalizerHoldingDeletion(StoredObject existing) {
+        return null;
+    }
+
     /** After a delete has been durably written; the object as it was. */
     default void deleted(StoredObject object) { }
 

@@ -176,6 +176,11 @@ public final class ObjectService {
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
         java.time.Clock clock = java.time.Clock.systemUTC();
+        String holding = hooks(path.type()).finalizerHoldingDeletion(existing);
+        if (holding != null) {
+            StoredObject marked = write(path, () -> DeletionHold.mark(store, existing, holding, clock));
+            return new Outcome(shaped(marked, path), List.of());
+        }
         StoredObject deleted = write(path, () -> NamespaceLifecycle.isNamespaces(path.type())
                 ? new NamespaceTermination(store, registry, this::hooks, clock).terminate(path.type(), existing, options.propagation(), !dryRun)
                 : new CascadingDelete(store, registry, this::hooks, clock).delete(path.type(), existing, options.propagation()));

@@ -18,6 +18,7 @@ import dev.berth.manager.scheduling.FlavorAssigner;
 import dev.berth.manager.scheduling.FlavorAssignment;
 import dev.berth.manager.scheduling.FlavorEligibility;
 import dev.berth.manager.scheduling.PodSetFlavors;
+import dev.berth.manager.scheduling.PreemptionPlanner;
 import dev.berth.protocol.Conditions;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,10 +53,13 @@ final class AdmissionDiagnostician {
                 && state.quota.hasClusterQueue(queues.clusterQueue());
         if (evaluate) {
             ClusterQueueSpec spec = state.clusterQueues.get(queues.clusterQueue());
+            List<AdmittedWorkload> inTree = admittedInTree(spec);
+            PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), spec, entry,
+                    inTree.stream().filter(w -> w.clusterQueue().equals(spec.name())).toList(), () -> inTree);
             FlavorAssignment full = new FlavorAssigner(spec, Collections.unmodifiableMap(state.flavors), state.quota,
-                    options.fairSharing()).assign(entry.request);
+                    options.fairSharing(), oracle).assign(entry.request);
             podSets = trials(spec, entry, full);
-            preemption = new PreemptionDiagnosis(state, options).diagnose(spec, entry, full, admittedInTree(spec));
+            preemption = new PreemptionDiagnosis(state, options).diagnose(spec, entry, full, inTree);
         }
         return Optional.of(new AdmissionDiagnosis(key, entry.request, entry.active, entry.finished, entry.holdsQuota(),
                 entry.isAdmitted(), queues, position(entry), pendingMessage, podSets, preemption, entry.status.admissionChecks()));

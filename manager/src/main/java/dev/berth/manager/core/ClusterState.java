@@ -138,23 +138,35 @@ final class ClusterState {
     /** Why the ClusterQueue cannot admit, as a (reason, message) pair, or null when it is active. */
     String[] inactiveReason(ClusterQueueSpec queue) {
         if (queue.stopPolicy().stopsAdmission()) return new String[] {Reasons.STOPPED, "Can't admit new workloads: is stopped"};
-        List<String> missingFlavors = new ArrayList<>();
+        // Kueue's inactiveReason: every missing or inactive reference is named, the first reason wins.
+        List<String> reasons = new ArrayList<>();
+        List<String> messages = new ArrayList<>();
+        java.util.Set<String> missingFlavors = new java.util.LinkedHashSet<>();
         for (ResourceGroup group : queue.resourceGroups()) {
             for (FlavorQuotas flavor : group.flavors()) {
                 if (!flavors.containsKey(flavor.flavor())) missingFlavors.add(flavor.flavor());
             }
         }
         if (!missingFlavors.isEmpty()) {
-            return new String[] {Reasons.FLAVOR_NOT_FOUND, "Can't admit new workloads: references missing ResourceFlavor(s): " + missingFlavors};
+            reasons.add(Reasons.FLAVOR_NOT_FOUND);
+            messages.add("references missing ResourceFlavor(s): " + String.join(",", missingFlavors));
         }
         List<String> missingChecks = new ArrayList<>();
+        List<String> inactiveChecks = new ArrayList<>();
         for (AdmissionCheckRule rule : queue.admissionChecks()) {
-            if (!Boolean.TRUE.equals(admissionChecks.get(rule.name()))) missingChecks.add(rule.name());
+            Boolean active = admissionChecks.get(rule.name());
+            if (active == null) missingChecks.add(rule.name());
+            else if (!active) inactiveChecks.add(rule.name());
         }
         if (!missingChecks.isEmpty()) {
-            return new String[] {Reasons.ADMISSION_CHECK_NOT_FOUND,
-                    "Can't admit new workloads: references missing or inactive AdmissionCheck(s): " + missingChecks};
+            reasons.add(Reasons.ADMISSION_CHECK_NOT_FOUND);
+            messages.add("references missing AdmissionCheck(s): " + String.join(",", missingChecks));
         }
+        if (!inactiveChecks.isEmpty()) {
+            reasons.add(Reasons.ADMISSION_CHECK_INACTIVE);
+            messages.add("references inactive AdmissionCheck(s): " + String.join(",", inactiveChecks));
+        }
+        if (!reasons.isEmpty()) return new String[] {reasons.get(0), "Can't admit new workloads: " + String.join(", ", messages) + "."};
         if (quota.inCohortCycle(queue.name())) return new String[] {"CohortCycle", "Can't admit new workloads: cohort " + queue.cohort() + " is in a cycle"};
         return null;
     }

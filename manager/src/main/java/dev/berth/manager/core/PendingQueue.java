@@ -1,5 +1,6 @@
 package dev.berth.manager.core;
 
+import dev.berth.manager.model.FlavorResource;
 import dev.berth.manager.model.QueueingStrategy;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +40,8 @@ final class PendingQueue {
     private int inMisfitGroups;
     private long seenGeneration = -1;
     private long strictBlockedGeneration = -1;
+    /** What a blocked StrictFIFO head that needs preemption without candidates keeps reserved (Kueue rule, see SchedulingCycle). */
+    private Map<FlavorResource, Long> blockedHeadReservation = Map.of();
     /** A workload that issued preemptions: it is the next head, so the quota its victims freed goes to it. */
     private WorkloadEntry preemptor;
 
@@ -143,11 +146,33 @@ final class PendingQueue {
         size++;
         if (strategy == QueueingStrategy.STRICT_FIFO) {
             strictBlockedGeneration = generation;
+            blockedHeadReservation = Map.of();
             join(entry);
             return;
         }
         parked.add(entry);
         if (quotaOnlyMisfit && PendingShape.simple(entry)) rememberMisfit(entry);
+    }
+
+    /**
+     * The head can never be admitted by this queue as things are (its namespace does not match the
+     * queue's namespaceSelector): it waits aside until the queue's generation moves on, under
+     * StrictFIFO too, so it does not hold the head (Kueue requeues it non-immediately).
+     */
+    void parkAside(WorkloadEntry entry) {
+        size++;
+        parked.add(entry);
+    }
+
+    /** The blocked StrictFIFO head reserves this quota in every cycle for as long as it stays blocked. */
+    void reserveForBlockedHead(Map<FlavorResource, Long> reservation) {
+        blockedHeadReservation = Map.copyOf(reservation);
+    }
+
+    /** The quota the blocked StrictFIFO head reserves in this generation; empty once it is looked at again. */
+    Map<FlavorResource, Long> blockedHeadReservation(QueueingStrategy strategy, long generation) {
+        if (strategy != QueueingStrategy.STRICT_FIFO || strictBlockedGeneration != generation) return Map.of();
+        return blockedHeadReservation;
     }
 
     /** Puts the entry into its shape's group, keeping the eligible groups ordered by their first member. */

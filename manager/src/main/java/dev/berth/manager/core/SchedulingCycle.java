@@ -2,12 +2,11 @@ package dev.berth.manager.core;
 
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorResource;
-import dev.berth.manager.model.PodSetRequest;
-import dev.berth.manager.model.WorkloadRequest;
 import dev.berth.manager.scheduling.AdmittedWorkload;
 import dev.berth.manager.scheduling.FitMode;
 import dev.berth.manager.scheduling.FlavorAssigner;
 import dev.berth.manager.scheduling.FlavorAssignment;
+import dev.berth.manager.scheduling.PreemptionOracle;
 import dev.berth.manager.scheduling.PreemptionPlanner;
 import dev.berth.manager.scheduling.PreemptionRequest;
 import dev.berth.manager.scheduling.PreemptionTarget;
@@ -54,6 +53,24 @@ final class SchedulingCycle {
     }
 
     Outcome run() {
+        List<Map.Entry<String, Map<FlavorResource, Long>>> reservations = new ArrayList<>();
+        try {
+            return run(reservations);
+        } finally {
+            // Kueue's reservations for workloads stuck waiting on preemption last one cycle.
+            for (Map.Entry<String, Map<FlavorResource, Long>> reserved : reservations) {
+                state.quota.removeUsage(reserved.getKey(), reserved.getValue());
+            }
+        }
+    }
+
+    private void reserve(List<Map.Entry<String, Map<FlavorResource, Long>>> reservations, String queue, Map<FlavorResource, Long> usage) {
+        if (usage.isEmpty() || !state.quota.hasClusterQueue(queue)) return;
+        state.quota.addUsage(queue, usage);
+        reservations.add(Map.entry(queue, usage));
+    }
+
+    private Outcome run(List<Map.Entry<String, Map<FlavorResource, Long>>> reservations) {
         List<Nomination> nominations = new ArrayList<>();
         List<WorkloadEntry> heads = new ArrayList<>();
         List<ClusterQueueSpec> headQueues = new ArrayList<>();
@@ -64,7 +81,11 @@ final class SchedulingCycle {
             ClusterQueueSpec spec = slot.spec();
             long generation = slot.generation().value;
             WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation);
-            if (head == null) continue;
+            if (head == null) {
+                // A blocked StrictFIFO head stays the head: its reservation holds in every cycle.
+                reserve(reservations, spec.name(), slot.queue().blockedHeadReservation(spec.queueingStrategy(), generation));
+                continue;
+            }
             heads.add(head);
             headQueues.add(spec);
             headGenerations.add(generation);
@@ -113,9 +134,18 @@ final class SchedulingCycle {
                 } else {
                     queue.putBack(entry);
                 }
+            } else if (nomination.namespaceMismatch) {
+                effects.stillPending(entry, nomination.message);
+                queue.parkAside(entry);
             } else {
                 effects.stillPending(entry, nomination.message);
                 queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, nomination.quotaOnly);
+                if (nomination.stuckOnPreemption != null) {
+                    Map<FlavorResource, Long> reserved = UnreclaimableReservation.of(nomination.queue, nomination.stuckOnPreemption,
+                            state.quota, heldFor.contains(entry));
+                    reserve(reservations, nomination.queue.name(), reserved);
+                    queue.reserveForBlockedHead(reserved);
+                }
             }
         }
         return new Outcome(nominations.size(), admitted, preempted);
@@ -147,30 +177,47 @@ final class SchedulingCycle {
             };
         }
         return (a, b) -> {
-            boolean aBorrows = a.assignment.borrows();
-            if (aBorrows != b.assignment.borrows()) return aBorrows ? 1 : -1;
-            return WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
+            // Kueue orders by borrowing level: no borrowing first, then borrowing from a nearer ancestor cohort.
+            int byLevel = Integer.compare(a.borrowingLevel, b.borrowingLevel);
+            return byLevel != 0 ? byLevel : WorkloadEntry.compareInQueueOrder(a.entry, b.entry);
         };
     }
 
     private Nomination nominate(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
         if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
-            return Nomination.misfit(queue, entry, generation, "Workload namespace doesn't match ClusterQueue selector", false);
+            return Nomination.namespaceMismatch(queue, entry, generation);
         }
-        FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota, options.fairSharing());
+        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), queue, entry,
+                admittedInOwnQueue(queue), () -> admittedFor(queue));
+        FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
+                options.fairSharing(), oracle);
         FlavorAssignment full = assigner.assign(entry.request);
-        if (full.mode() == FitMode.FIT) return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full));
+        if (full.mode() == FitMode.FIT) {
+            return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full)).atLevel(borrowingLevel(queue, full));
+        }
         if (full.mode() == FitMode.PREEMPT) {
             List<PreemptionTarget> targets = planPreemption(queue, entry, full);
-            if (!targets.isEmpty()) return Nomination.of(queue, entry, generation, full, targets, share(queue, full));
+            if (!targets.isEmpty()) return Nomination.of(queue, entry, generation, full, targets, share(queue, full)).atLevel(full.borrows() ? 1 : 0);
         }
         FlavorAssignment partial = PartialAdmission.largestFitting(assigner, entry.request);
-        if (partial != null) return Nomination.of(queue, entry, generation, partial, List.of(), share(queue, partial));
+        if (partial != null) {
+            return Nomination.of(queue, entry, generation, partial, List.of(), share(queue, partial)).atLevel(borrowingLevel(queue, partial));
+        }
         String message = full.message();
         if (full.mode() == FitMode.PREEMPT) {
             message = message + ". Pending the preemption of workloads that the ClusterQueue's preemption policies do not allow";
+            return Nomination.misfit(queue, entry, generation, message, true).stuckOn(full);
         }
         return Nomination.misfit(queue, entry, generation, message, true);
+    }
+
+    private int borrowingLevel(ClusterQueueSpec queue, FlavorAssignment assignment) {
+        if (!assignment.borrows()) return 0;
+        int level = 1;
+        for (Map.Entry<FlavorResource, Long> used : assignment.usage().entrySet()) {
+            level = Math.max(level, state.quota.borrowingLevel(queue.name(), used.getKey(), used.getValue()));
+        }
+        return level;
     }
 
     private int share(ClusterQueueSpec queue, FlavorAssignment assignment) {
@@ -213,10 +260,20 @@ final class SchedulingCycle {
         final List<PreemptionTarget> targets;
         final String message;
         final boolean quotaOnly;
+        final boolean namespaceMismatch;
         final int share;
+        /** The assignment of a workload that needs preemption but has no candidates (it reserves quota), else null. */
+        FlavorAssignment stuckOnPreemption;
+        /** Kueue's Assignment.Borrowing: 0 without borrowing, else the height of the cohort subtree it borrows from. */
+        int borrowingLevel;
+
+        Nomination stuckOn(FlavorAssignment assignment) {
+            this.stuckOnPreemption = assignment;
+            return this;
+        }
 
         private Nomination(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
-                           List<PreemptionTarget> targets, String message, boolean quotaOnly, int share) {
+                           List<PreemptionTarget> targets, String message, boolean quotaOnly, boolean namespaceMismatch, int share) {
             this.queue = queue;
             this.entry = entry;
             this.generation = generation;
@@ -224,61 +281,29 @@ final class SchedulingCycle {
             this.targets = targets;
             this.message = message;
             this.quotaOnly = quotaOnly;
+            this.namespaceMismatch = namespaceMismatch;
             this.share = share;
+        }
+
+        Nomination atLevel(int level) {
+            this.borrowingLevel = level;
+            return this;
         }
 
         static Nomination of(ClusterQueueSpec queue, WorkloadEntry entry, long generation, FlavorAssignment assignment,
                              List<PreemptionTarget> targets, int share) {
-            return new Nomination(queue, entry, generation, assignment, targets, null, false, share);
+            return new Nomination(queue, entry, generation, assignment, targets, null, false, false, share);
         }
 
         static Nomination misfit(ClusterQueueSpec queue, WorkloadEntry entry, long generation, String message, boolean quotaOnly) {
             return new Nomination(queue, entry, generation, new FlavorAssignment(FitMode.NO_FIT, false, List.of()),
-                    List.of(), message, quotaOnly, Integer.MAX_VALUE);
+                    List.of(), message, quotaOnly, false, Integer.MAX_VALUE);
+        }
+
+        /** Kueue's ErrNamespaceMismatch: inadmissible, and under StrictFIFO it does not keep the head. */
+        static Nomination namespaceMismatch(ClusterQueueSpec queue, WorkloadEntry entry, long generation) {
+            return new Nomination(queue, entry, generation, new FlavorAssignment(FitMode.NO_FIT, false, List.of()),
+                    List.of(), "Workload namespace doesn't match ClusterQueue selector", false, true, Integer.MAX_VALUE);
         }
     }
-
-    /** Kueue's partial admission: the largest counts, down to each pod set's minCount, that fit without preemption. */
-    static final class PartialAdmission {
-        private PartialAdmission() {}
-
-        static FlavorAssignment largestFitting(FlavorAssigner assigner, WorkloadRequest request) {
-            List<PodSetRequest> podSets = request.podSets();
-            boolean reducible = podSets.stream().anyMatch(p -> p.minCount() != null && p.minCount() < p.count());
-            if (!reducible) return null;
-            int steps = 0;
-            for (PodSetRequest podSet : podSets) {
-                if (podSet.minCount() != null) steps = Math.max(steps, podSet.count() - podSet.minCount());
-            }
-            int low = 0;
-            int high = steps - 1;
-            FlavorAssignment best = null;
-            while (low <= high) {
-                int mid = (low + high) >>> 1;
-                FlavorAssignment attempt = assigner.assign(request, countsAt(podSets, mid, steps));
-                if (attempt.mode() == FitMode.FIT) {
-                    best = attempt;
-                    low = mid + 1;
-                } else {
-                    high = mid - 1;
-                }
-            }
-            return best;
-        }
-
-        private static int[] countsAt(List<PodSetRequest> podSets, int step, int steps) {
-            int[] counts = new int[podSets.size()];
-            for (int i = 0; i < counts.length; i++) {
-                PodSetRequest podSet = podSets.get(i);
-                if (podSet.minCount() == null) {
-                    counts[i] = podSet.count();
-                } else {
-                    long range = podSet.count() - podSet.minCount();
-                    counts[i] = (int) (podSet.minCount() + range * step / steps);
-                }
-            }
-            return counts;
-        }
-    }
-
 }

@@ -30,8 +30,16 @@ public final class FlavorAssigner {
     private final QuotaTree quota;
     private final boolean canPreemptWhileBorrowing;
     private final boolean canPreemptAtAll;
+    private final PreemptionOracle oracle;
 
+    /** An assigner that takes every flavor needing preemption to have candidates (no simulation). */
     public FlavorAssigner(ClusterQueueSpec queue, Map<String, ResourceFlavor> flavors, QuotaTree quota, boolean fairSharing) {
+        this(queue, flavors, quota, fairSharing, PreemptionOracle.OPTIMISTIC);
+    }
+
+    public FlavorAssigner(ClusterQueueSpec queue, Map<String, ResourceFlavor> flavors, QuotaTree quota, boolean fairSharing,
+                          PreemptionOracle oracle) {
+        this.oracle = oracle;
         this.queue = queue;
         this.flavors = flavors;
         this.quota = quota;
@@ -94,7 +102,7 @@ public final class FlavorAssigner {
         for (ResourceGroup group : groupsNeeded) {
             GroupChoice choice = chooseFlavor(group, podSet, totals, assignedSoFar);
             reasons.addAll(choice.reasons);
-            mode = mode.worse(choice.mode);
+            mode = mode.worse(choice.mode());
             if (choice.flavor == null) continue;
             borrows |= choice.borrows;
             for (String resource : totals.keySet()) {
@@ -122,35 +130,52 @@ public final class FlavorAssigner {
                 reasons.add(ineligible);
                 continue;
             }
-            FitMode mode = FitMode.FIT;
+            FlavorRank rank = FlavorRank.FIT;
             boolean borrows = false;
             for (Map.Entry<String, Long> total : totals.entrySet()) {
                 if (!group.covers(total.getKey())) continue;
                 FlavorResource fr = new FlavorResource(flavorName, total.getKey());
                 long wanted = Amounts.add(total.getValue(), assignedSoFar.getOrDefault(fr, 0L));
                 ResourceFit fit = fitQuota(fr, wanted);
-                mode = mode.worse(fit.mode);
+                rank = rank.worse(fit.rank);
                 borrows |= fit.borrows;
                 if (fit.reason != null) reasons.add(fit.reason);
+                if (rank == FlavorRank.NO_FIT) break;
             }
-            GroupChoice candidate = new GroupChoice(flavorName, mode, borrows, List.of());
-            if (mode == FitMode.FIT && !borrows) return candidate;
-            if (mode == FitMode.FIT && fungibility.whenCanBorrow() == FlavorFungibility.Policy.MAY_STOP_SEARCH) return candidate;
-            if (mode == FitMode.PREEMPT && fungibility.whenCanPreempt() == FlavorFungibility.Policy.MAY_STOP_SEARCH) {
-                return candidate.withReasons(reasons);
-            }
-            if (mode != FitMode.NO_FIT && (best == null || isBetter(candidate, best, fungibility.preference()))) best = candidate;
+            GroupChoice candidate = new GroupChoice(flavorName, rank, borrows, List.of());
+            if (!shouldTryNextFlavor(candidate, fungibility)) return rank == FlavorRank.FIT ? candidate : candidate.withReasons(reasons);
+            if (best == null ? rank.isViable() : isPreferred(candidate, best, fungibility.preference())) best = candidate;
         }
-        if (best == null) return new GroupChoice(null, FitMode.NO_FIT, false, reasons);
-        return best.mode == FitMode.FIT ? best : best.withReasons(reasons);
+        if (best == null) return new GroupChoice(null, FlavorRank.NO_FIT, false, reasons);
+        return best.rank == FlavorRank.FIT ? best : best.withReasons(reasons);
     }
 
-    private static boolean isBetter(GroupChoice candidate, GroupChoice best, FlavorFungibility.Preference preference) {
-        if (preference == FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING
-                && candidate.mode != best.mode && (candidate.borrows != best.borrows)) {
-            return !candidate.borrows;
+    /**
+     * Kueue's shouldTryNextFlavor: a flavor that does not fit, or needs preemption with no one to preempt,
+     * never ends the search; one that needs preemption or borrowing ends it unless the queue's
+     * flavorFungibility says TryNextFlavor for that.
+     */
+    private static boolean shouldTryNextFlavor(GroupChoice choice, FlavorFungibility fungibility) {
+        if (choice.rank == FlavorRank.NO_FIT || choice.rank == FlavorRank.NO_CANDIDATES) return true;
+        if (choice.rank.needsPreemption() && fungibility.whenCanPreempt() == FlavorFungibility.Policy.TRY_NEXT_FLAVOR) return true;
+        return choice.borrows && fungibility.whenCanBorrow() == FlavorFungibility.Policy.TRY_NEXT_FLAVOR;
+    }
+
+    /**
+     * Kueue's isPreferred: a flavor without preemption candidates ranks below every viable one; then,
+     * by default, the better mode (fit, reclaim, preempt) and then no borrowing; with
+     * PreemptionOverBorrowing, no borrowing first and then the better mode.
+     */
+    private static boolean isPreferred(GroupChoice candidate, GroupChoice best, FlavorFungibility.Preference preference) {
+        if (candidate.rank == FlavorRank.NO_FIT) return false;
+        if (best.rank == FlavorRank.NO_FIT) return true;
+        boolean candidateStuck = candidate.rank == FlavorRank.NO_CANDIDATES;
+        if (candidateStuck != (best.rank == FlavorRank.NO_CANDIDATES)) return !candidateStuck;
+        if (preference == FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING) {
+            if (candidate.borrows != best.borrows) return !candidate.borrows;
+            return candidate.rank.ordinal() > best.rank.ordinal();
         }
-        if (candidate.mode != best.mode) return candidate.mode.ordinal() > best.mode.ordinal();
+        if (candidate.rank != best.rank) return candidate.rank.ordinal() > best.rank.ordinal();
         return best.borrows && !candidate.borrows;
     }
 
@@ -159,26 +184,36 @@ public final class FlavorAssigner {
         long maximum = quota.potentialAvailable(queue.name(), fr);
         String resource = fr.resource();
         if (wanted > maximum) {
-            return new ResourceFit(FitMode.NO_FIT, false, "insufficient quota for " + resource + " in flavor " + fr.flavor()
+            return new ResourceFit(FlavorRank.NO_FIT, false, "insufficient quota for " + resource + " in flavor " + fr.flavor()
                     + ", request > maximum capacity (" + Quantity.format(resource, wanted) + " > " + Quantity.format(resource, maximum) + ")");
         }
         boolean borrows = quota.hasCohort(queue.name()) && quota.borrowingWith(queue.name(), fr, wanted);
-        if (wanted <= available) return new ResourceFit(FitMode.FIT, borrows, null);
+        if (wanted <= available) return new ResourceFit(FlavorRank.FIT, borrows, null);
         String reason = "insufficient unused quota for " + resource + " in flavor " + fr.flavor() + ", "
                 + Quantity.format(resource, Amounts.subtract(wanted, available)) + " more needed";
         boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing);
         // After preemption the workload borrows only if it needs more than the nominal quota (Kueue: val - nominal > 0),
         // not because the workloads it would preempt use the nominal quota now.
         boolean borrowsAfterPreemption = quota.hasCohort(queue.name()) && wanted > quota.nominal(queue.name(), fr);
-        return new ResourceFit(preemptionCanHelp ? FitMode.PREEMPT : FitMode.NO_FIT, borrowsAfterPreemption, reason);
+        if (!preemptionCanHelp) return new ResourceFit(FlavorRank.NO_FIT, borrowsAfterPreemption, reason);
+        FlavorRank rank = switch (oracle.simulate(fr, wanted)) {
+            case NO_CANDIDATES -> FlavorRank.NO_CANDIDATES;
+            case PREEMPT -> FlavorRank.PREEMPT;
+            case RECLAIM -> FlavorRank.RECLAIM;
+        };
+        return new ResourceFit(rank, borrowsAfterPreemption, reason);
     }
 
-    private record ResourceFit(FitMode mode, boolean borrows, String reason) {
+    private record ResourceFit(FlavorRank rank, boolean borrows, String reason) {
     }
 
-    private record GroupChoice(String flavor, FitMode mode, boolean borrows, List<String> reasons) {
+    private record GroupChoice(String flavor, FlavorRank rank, boolean borrows, List<String> reasons) {
         GroupChoice withReasons(List<String> newReasons) {
-            return new GroupChoice(flavor, mode, borrows, List.copyOf(newReasons));
+            return new GroupChoice(flavor, rank, borrows, List.copyOf(newReasons));
+        }
+
+        FitMode mode() {
+            return rank.fitMode();
         }
     }
 }

@@ -177,6 +177,30 @@ public final class QuotaTree {
         return Amounts.add(node.usage(fr), amount) > node.subtreeQuota(fr);
     }
 
+    /**
+     * Kueue's borrowing level (FindHeightOfLowestSubtreeThatFits): 0 when {@code amount} more fits the
+     * queue's nominal quota, else the height of the lowest ancestor cohort whose subtree has room for
+     * it (a cohort of only ClusterQueues has height 1); the whole tree's height when none has.
+     */
+    public int borrowingLevel(String clusterQueue, FlavorResource fr, long amount) {
+        QuotaNode node = node(clusterQueue);
+        if (node.parent == null || !borrowingWith(clusterQueue, fr, amount)) return 0;
+        long remaining = Amounts.subtract(amount, Math.max(0, Amounts.subtract(node.guaranteedQuota(fr), node.usage(fr))));
+        for (QuotaNode cohort = node.parent; cohort != null; cohort = cohort.parent) {
+            if (Amounts.add(cohort.usage(fr), remaining) <= cohort.subtreeQuota(fr)) return height(cohort);
+            remaining = Amounts.subtract(remaining, Math.max(0, Amounts.subtract(cohort.guaranteedQuota(fr), cohort.usage(fr))));
+        }
+        return height(node.root());
+    }
+
+    private static int height(QuotaNode cohort) {
+        int height = Math.min(cohort.children.size(), 1);
+        for (QuotaNode child : cohort.children) {
+            if (!child.clusterQueue) height = Math.max(height, height(child) + 1);
+        }
+        return height;
+    }
+
     /** True when the ClusterQueue uses more than its nominal quota of any of these flavor-resources. */
     public boolean isBorrowing(String clusterQueue, Collection<FlavorResource> frs) {
         QuotaNode node = node(clusterQueue);

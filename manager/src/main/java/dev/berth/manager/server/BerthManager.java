@@ -143,6 +143,7 @@ public final class BerthManager implements AutoCloseable {
         this.vertx = vertx;
         housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(() -> {
             state.reschedule();
+            state.resourceInUse.releaseFreed(service);
             events.expire(clock.instant());
         }));
         onStateThread(() -> {

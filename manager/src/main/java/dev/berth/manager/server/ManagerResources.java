@@ -1,14 +1,9 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.api.ResourceRegistry;
-import dev.berth.manager.model.ClusterQueueSpec;
-import dev.berth.manager.model.FlavorQuotas;
-import dev.berth.manager.model.ResourceGroup;
 import dev.berth.manager.objects.AdmissionCheckDecoder;
 import dev.berth.manager.objects.ClusterQueueDecoder;
 import dev.berth.manager.objects.CohortDecoder;
-import dev.berth.manager.objects.FieldCause;
-import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.objects.LocalQueueDecoder;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.PriorityClassDecoder;
@@ -16,8 +11,6 @@ import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.security.RbacResources;
 import dev.berth.protocol.KueueApi;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Binds every served kind to its hooks: how it is validated and what the controller learns from it. */
 final class ManagerResources {
@@ -27,18 +20,21 @@ final class ManagerResources {
         StoredPriorities priorities = new StoredPriorities(state);
         MultiKueueHooks multiKueue = new MultiKueueHooks(state);
         state.multiKueue = multiKueue;
+        ResourceInUse inUse = new ResourceInUse(state);
+        state.resourceInUse = inUse;
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         return ResourceRegistry.builder()
-                .add(Resources.RESOURCE_FLAVORS, new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
+                .add(Resources.RESOURCE_FLAVORS, ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
                         f -> {
                             state.controller.applyResourceFlavor(f);
                             multiKueue.flavorsChanged();
                         }, o -> {
                             state.controller.deleteResourceFlavor(o.key().name());
                             multiKueue.flavorsChanged();
-                        }), KueueApi.V1BETA1)
-                .add(Resources.CLUSTER_QUEUES, new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> requireFlavors(state, cq),
-                        cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())), KueueApi.V1BETA1)
+                        }), inUse::flavorInUse), KueueApi.V1BETA1)
+                .add(Resources.CLUSTER_QUEUES, ResourceInUse.holding(new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> { },
+                        cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())),
+                        inUse::clusterQueueInUse), KueueApi.V1BETA1)
                 .add(Resources.COHORTS, new KueueObjectHooks<>(state, CohortDecoder::decode, c -> { },
                         c -> state.controller.applyCohort(c), o -> state.controller.deleteCohort(o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.LOCAL_QUEUES, new KueueObjectHooks<>(state, LocalQueueDecoder::decode, lq -> { },
@@ -46,13 +42,13 @@ final class ManagerResources {
                         o -> state.controller.deleteLocalQueue(o.key().namespace(), o.key().name())), KueueApi.V1BETA1)
                 .add(Resources.WORKLOAD_PRIORITY_CLASSES, new KueueObjectHooks<>(state, PriorityClassDecoder::decodeWorkloadPriorityClass,
                         p -> { }, p -> { }, o -> { }), KueueApi.V1BETA1)
-                .add(Resources.ADMISSION_CHECKS, new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
+                .add(Resources.ADMISSION_CHECKS, ResourceInUse.holding(new KueueObjectHooks<>(state, AdmissionCheckDecoder::decode, c -> { },
                         c -> {
                             state.controller.applyAdmissionCheck(c.name(), true);
                             state.find(Resources.ADMISSION_CHECKS.resource(), "", c.name())
                                     .ifPresent(check -> multiKueue.admissionCheckStored(check, multiKueueStatus));
                         },
-                        o -> state.controller.deleteAdmissionCheck(o.key().name())), KueueApi.V1BETA1)
+                        o -> state.controller.deleteAdmissionCheck(o.key().name())), inUse::admissionCheckInUse), KueueApi.V1BETA1)
                 .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
                 .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))
@@ -71,22 +67,6 @@ final class ManagerResources {
                 .add(RbacResources.ROLE_BINDINGS, state.rbac.hooks(true))
                 .add(RbacResources.CLUSTER_ROLE_BINDINGS, state.rbac.hooks(true))
                 .build();
-    }
-
-    /** Kueue would mark the queue inactive; Berth refuses it up front, so a typo is caught at apply time. */
-    private static void requireFlavors(ManagerState state, ClusterQueueSpec queue) {
-        List<FieldCause> causes = new ArrayList<>();
-        for (int g = 0; g < queue.resourceGroups().size(); g++) {
-            ResourceGroup group = queue.resourceGroups().get(g);
-            for (int f = 0; f < group.flavors().size(); f++) {
-                FlavorQuotas flavor = group.flavors().get(f);
-                if (state.find(Resources.RESOURCE_FLAVORS.resource(), "", flavor.flavor()).isEmpty()) {
-                    causes.add(FieldCause.notFound("spec.resourceGroups[" + g + "].flavors[" + f + "].name",
-                            "Not found: \"" + flavor.flavor() + "\": ResourceFlavor does not exist"));
-                }
-            }
-        }
-        if (!causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.CLUSTER_QUEUE, queue.name(), causes);
     }
 
     /** A namespace as the controller needs it: name and labels. */

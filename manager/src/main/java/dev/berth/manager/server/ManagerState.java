@@ -19,6 +19,8 @@ final class ManagerState {
     Dispatcher dispatcher;
     /** Null until dispatch is wired. */
     MultiKueueHooks multiKueue;
+    /** Holds deletions of ResourceFlavors, ClusterQueues and AdmissionChecks in use (set with the registry). */
+    ResourceInUse resourceInUse;
     /** The RBAC policy, rebuilt from the store when a role or binding is written. */
     final dev.berth.manager.security.RbacPolicySource rbac;
 

@@ -10,6 +10,7 @@ import dev.berth.manager.core.Scenario.Row;
 import dev.berth.manager.model.FlavorFungibility;
 import dev.berth.manager.model.FlavorFungibility.Policy;
 import dev.berth.manager.model.FlavorFungibility.Preference;
+import dev.berth.manager.model.Preemption;
 import dev.berth.manager.model.PreemptionPolicy;
 import dev.berth.manager.model.ResourceFlavor;
 import dev.berth.manager.model.Taint;
@@ -159,7 +160,7 @@ class FlavorAssignmentSemanticsTest {
                     preemptionSetup(s, new FlavorFungibility(Policy.MAY_STOP_SEARCH, Policy.MAY_STOP_SEARCH, null));
                     s.run(s.w("team", "high").priority(10).request("cpu", "2"));
                     assertThat(s.evicted("team/low") || s.flavorOf("team/low", "cpu").equals("second")).isTrue();
-                    assertThat(s.status("team/low").condition("Preempted").reason()).isEqualTo("InClusterQueue");
+                    assertThat(s.preemptedFor("team/low")).isEqualTo("InClusterQueue");
                     assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("first");
                 }),
                 row("preference BorrowingOverPreemption: borrow in the second flavor rather than preempt in the first", s -> {
@@ -171,8 +172,64 @@ class FlavorAssignmentSemanticsTest {
                 row("preference PreemptionOverBorrowing: preempt in the first flavor rather than borrow", s -> {
                     preferenceSetup(s, Preference.PREEMPTION_OVER_BORROWING);
                     s.run(s.w("team", "high").priority(10).request("cpu", "2"));
-                    assertThat(s.status("team/low").condition("Preempted").reason()).isEqualTo("InClusterQueue");
+                    assertThat(s.preemptedFor("team/low")).isEqualTo("InClusterQueue");
                     assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("first");
+                }),
+                row("whenCanPreempt MayStopSearch: a flavor with no one to preempt does not end the search", s -> {
+                    preemptionSetup(s, new FlavorFungibility(Policy.MAY_STOP_SEARCH, Policy.MAY_STOP_SEARCH, null));
+                    s.run(s.w("team", "lowest").priority(-5).request("cpu", "2"));
+                    assertThat(s.flavorOf("team/lowest", "cpu")).isEqualTo("second");
+                    assertThat(s.admitted("team/low")).isTrue();
+                }),
+                row("preference PreemptionOverBorrowing: borrow when the flavor without borrowing has no one to preempt", s -> {
+                    preferenceSetup(s, Preference.PREEMPTION_OVER_BORROWING);
+                    s.run(s.w("team", "lowest").priority(-5).request("cpu", "2"));
+                    assertThat(s.flavorOf("team/lowest", "cpu")).isEqualTo("second");
+                    assertThat(s.admitted("team/low")).isTrue();
+                }),
+                row("a workload just preempted comes back on its fallback flavor (whenCanPreempt MayStopSearch)", s -> {
+                    preemptionSetup(s, new FlavorFungibility(Policy.MAY_STOP_SEARCH, Policy.MAY_STOP_SEARCH, null));
+                    s.run(s.w("team", "high").priority(10).request("cpu", "2"));
+                    s.schedule();
+                    s.schedule();
+                    assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("first");
+                    assertThat(s.preemptedFor("team/low")).isEqualTo("InClusterQueue");
+                    assertThat(s.reserved("team/low")).isTrue();
+                    assertThat(s.flavorOf("team/low", "cpu")).isEqualTo("second");
+                }),
+                row("a workload just preempted comes back on its fallback flavor (borrowWithinCohort maxPriorityThreshold)", s -> {
+                    s.flavors("first", "second")
+                            .cq(clusterQueue("team").cohort("pool")
+                                    .fungibility(new FlavorFungibility(Policy.MAY_STOP_SEARCH, Policy.MAY_STOP_SEARCH, null))
+                                    .preemption(new Preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.LOWER_PRIORITY,
+                                            PreemptionPolicy.LOWER_PRIORITY, 5))
+                                    .group(flavor("first", quota("cpu", "0")), flavor("second", quota("cpu", "2"))))
+                            .cq(clusterQueue("lender").cohort("pool").group(flavor("first", quota("cpu", "2"))));
+                    s.run(s.w("team", "low").priority(0).request("cpu", "2"));
+                    assertThat(s.flavorOf("team/low", "cpu")).isEqualTo("first");
+                    s.run(s.w("team", "high").priority(10).request("cpu", "2"));
+                    s.schedule();
+                    s.schedule();
+                    assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("first");
+                    assertThat(s.preemptedFor("team/low")).isEqualTo("InClusterQueue");
+                    assertThat(s.reserved("team/low")).isTrue();
+                    assertThat(s.flavorOf("team/low", "cpu")).isEqualTo("second");
+                }),
+                row("every flavor needs preemption: reclaiming lent quota wins over preempting in the own queue", s -> {
+                    s.flavors("first", "second")
+                            .cq(clusterQueue("team").cohort("pool")
+                                    .preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.ANY)
+                                    .group(flavor("first", quota("cpu", "2")), flavor("second", quota("cpu", "2"))))
+                            .cq(clusterQueue("other").cohort("pool").group(flavor("second", quota("cpu", "0"))));
+                    s.run(s.w("team", "low").priority(0).request("cpu", "2"));
+                    s.run(s.w("other", "borrower").priority(0).request("cpu", "2"));
+                    assertThat(s.flavorOf("team/low", "cpu")).isEqualTo("first");
+                    assertThat(s.flavorOf("other/borrower", "cpu")).isEqualTo("second");
+                    s.run(s.w("team", "high").priority(10).request("cpu", "2"));
+                    s.schedule();
+                    assertThat(s.preemptedFor("other/borrower")).isEqualTo("InCohortReclamation");
+                    assertThat(s.admitted("team/low")).isTrue();
+                    assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("second");
                 }),
                 row("pod sets of one workload accumulate usage on the same flavor", s -> {
                     s.flavors("x", "y").cq(clusterQueue("team").group(flavor("x", quota("cpu", "4")), flavor("y", quota("cpu", "10"))));

@@ -29,6 +29,19 @@ class PreemptionSemanticsTest {
 
     static Stream<Row> rows() {
         return Stream.of(
+                row("a StrictFIFO head that needs preemption without candidates keeps its idle nominal quota from borrowers", s -> {
+                    unreclaimableSetup(s, NEVER);
+                    for (int cycle = 0; cycle < 3; cycle++) s.schedule();
+                    assertThat(s.reserved("team-a/needs")).isFalse();
+                    assertThat(s.pendingMessage("team-a/needs")).contains("preemption policies do not allow");
+                    assertThat(s.reserved("team-b/borrower")).isFalse();
+                }),
+                row("with reclaimWithinCohort Any the stuck head reserves nothing: its idle quota may be lent", s -> {
+                    unreclaimableSetup(s, ANY);
+                    s.schedule();
+                    assertThat(s.reserved("team-a/needs")).isFalse();
+                    assertThat(s.admitted("team-b/borrower")).isTrue();
+                }),
                 row("withinClusterQueue Never: a higher-priority workload waits", s -> {
                     single(s, NEVER);
                     s.run(s.w("team", "low").priority(0).request("cpu", "4"));
@@ -264,5 +277,19 @@ class PreemptionSemanticsTest {
                 .cq(clusterQueue("lender").cohort("pool").group(flavor("default", quota("cpu", "2"))));
         s.run(s.w("team-b", "low").priority(0).request("cpu", "4"));
         assertThat(s.admitted("team-b/low")).isTrue();
+    }
+
+    /**
+     * team-a (StrictFIFO, nominal 4) runs a priority-10 workload on 2 and has a priority-5 head that
+     * needs all 4 but may preempt no one; team-b (nominal 0) has a workload that would borrow 2.
+     */
+    private static void unreclaimableSetup(Scenario s, PreemptionPolicy reclaim) {
+        s.flavors("default")
+                .cq(clusterQueue("team-a").cohort("pool").strategy(dev.berth.manager.model.QueueingStrategy.STRICT_FIFO)
+                        .preemption(LOWER, reclaim).group(flavor("default", quota("cpu", "4"))))
+                .cq(clusterQueue("team-b").cohort("pool").group(flavor("default", quota("cpu", "0"))));
+        s.run(s.w("team-a", "high").priority(10).request("cpu", "2"));
+        s.submit(s.w("team-a", "needs").priority(5).request("cpu", "4"));
+        s.submit(s.w("team-b", "borrower").priority(0).request("cpu", "2"));
     }
 }

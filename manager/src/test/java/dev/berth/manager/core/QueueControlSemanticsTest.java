@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.manager.core.Scenario.Row;
 import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.model.LocalQueueSpec;
+import dev.berth.manager.model.QueueingStrategy;
 import dev.berth.manager.model.StopPolicy;
 import dev.berth.manager.testing.Fixtures.ClusterQueueBuilder;
 import dev.berth.protocol.Conditions;
@@ -59,6 +60,42 @@ class QueueControlSemanticsTest {
                     s.controller.applyNamespace("team", Map.of("research", "true"));
                     s.schedule();
                     assertThat(s.admitted("team/w")).isTrue();
+                }),
+                row("StrictFIFO: a workload whose namespace does not match is inadmissible and does not hold the head", s -> {
+                    s.flavors("default").cq(team().strategy(QueueingStrategy.STRICT_FIFO)
+                            .namespaceSelector(new LabelSelector(Map.of("research", "true"), List.of())));
+                    s.controller.applyNamespace("team", Map.of("research", "true"));
+                    s.controller.applyNamespace("other", Map.of());
+                    s.controller.applyLocalQueue(new LocalQueueSpec("other", "lq", "team", StopPolicy.NONE));
+                    s.submit(s.w("other", "first").request("cpu", "1"));
+                    s.submit(s.w("team", "second").request("cpu", "1"));
+                    s.schedule();
+                    s.schedule();
+                    assertThat(s.pendingMessage("other/first")).isEqualTo("Workload namespace doesn't match ClusterQueue selector");
+                    assertThat(s.admitted("team/second")).isTrue();
+                    s.controller.applyNamespace("other", Map.of("research", "true"));
+                    s.schedule();
+                    assertThat(s.admitted("other/first")).isTrue();
+                }),
+                row("a ClusterQueue naming a missing flavor and check is inactive with Kueue's reasons, and admits once both exist", s -> {
+                    s.cq(team().admissionCheck("prov"));
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    Condition active = s.queueStatus("team").conditions().get(0);
+                    assertThat(active.status()).isFalse();
+                    assertThat(active.reason()).isEqualTo("FlavorNotFound");
+                    assertThat(active.message()).isEqualTo("Can't admit new workloads: references missing ResourceFlavor(s): default, "
+                            + "references missing AdmissionCheck(s): prov.");
+                    assertThat(s.reserved("team/w")).isFalse();
+                    s.flavors("default");
+                    s.controller.applyAdmissionCheck("prov", false);
+                    s.schedule();
+                    assertThat(s.queueStatus("team").conditions().get(0).message())
+                            .isEqualTo("Can't admit new workloads: references inactive AdmissionCheck(s): prov.");
+                    assertThat(s.queueStatus("team").conditions().get(0).reason()).isEqualTo("AdmissionCheckInactive");
+                    s.controller.applyAdmissionCheck("prov", true);
+                    s.schedule();
+                    assertThat(s.queueStatus("team").conditions().get(0).status()).isTrue();
+                    assertThat(s.reserved("team/w")).isTrue();
                 }),
                 row("ClusterQueue Hold: no new admissions, admitted workloads keep running, Active=False Stopped", s -> {
                     s.flavors("default").cq(team());

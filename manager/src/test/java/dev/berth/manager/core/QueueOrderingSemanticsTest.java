@@ -23,6 +23,19 @@ class QueueOrderingSemanticsTest {
 
     static Stream<Row> rows() {
         return Stream.of(
+                row("hierarchical cohorts: borrowing from a nearer ancestor goes before higher priority borrowing from farther up", s -> {
+                    s.flavors("default")
+                            .cohort(new dev.berth.manager.model.CohortSpec("left", "root", java.util.List.of(), 1.0))
+                            .cohort(new dev.berth.manager.model.CohortSpec("right", "root", java.util.List.of(), 1.0))
+                            .cq(clusterQueue("a").cohort("left").group(flavor("default", quota("cpu", "0"))))
+                            .cq(clusterQueue("a-lender").cohort("left").group(flavor("default", quota("cpu", "2"))))
+                            .cq(clusterQueue("b").cohort("right").group(flavor("default", quota("cpu", "0"))));
+                    s.submit(s.w("b", "far").priority(100).request("cpu", "2"));
+                    s.submit(s.w("a", "near").priority(0).request("cpu", "2"));
+                    s.schedule();
+                    assertThat(s.admitted("a/near")).isTrue();
+                    assertThat(s.reserved("b/far")).isFalse();
+                }),
                 row("higher priority is admitted first, even if created later", s -> {
                     single(s, QueueingStrategy.BEST_EFFORT_FIFO);
                     s.submit(s.w("team", "low").priority(0).request("cpu", "4"));

@@ -136,6 +136,12 @@ final class Scenario {
         return status != null && status.isTrue(Conditions.EVICTED);
     }
 
+    /** The reason of the workload's last preemption, even when it has since been admitted again (null if never preempted). */
+    String preemptedFor(String key) {
+        java.util.List<String> reasons = sink.preemptions.get(key(key));
+        return reasons == null ? null : reasons.get(reasons.size() - 1);
+    }
+
     Condition condition(String key, String type) {
         return status(key).condition(type);
     }

@@ -89,18 +89,6 @@ class ManagerEndToEndTest {
     }
 
     @Test
-    void aClusterQueueNamingAMissingFlavorIsRefusedAndNothingIsStored() throws Exception {
-        String queue = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: typo-cq\nspec:\n"
-                + "  namespaceSelector: {}\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n"
-                + "    - name: a10O\n      resources:\n      - name: cpu\n        nominalQuota: 4\n";
-        HttpResponse<String> refused = send("POST", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues", "application/yaml", queue);
-        assertThat(refused.statusCode()).isEqualTo(422);
-        JsonNode status = JSON.readTree(refused.body());
-        assertThat(status.path("details").path("causes").get(0).path("field").asText()).isEqualTo("spec.resourceGroups[0].flavors[0].name");
-        assertThat(send("GET", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues/typo-cq", null, null).statusCode()).isEqualTo(404);
-    }
-
-    @Test
     void anUnknownKindAndMalformedYamlAreBadRequests() throws Exception {
         HttpResponse<String> unknown = send("POST", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues", "application/yaml",
                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Banana\nmetadata:\n  name: x\n");

@@ -16,11 +16,18 @@ public final class RecordingSink implements StatusSink {
     public final Map<String, QueueStatus> clusterQueues = new HashMap<>();
     public final Map<String, QueueStatus> localQueues = new HashMap<>();
     public final List<WorkloadKey> expired = new ArrayList<>();
+    /** The reason of every Preempted=True condition written, per workload: a later admission resets the condition. */
+    public final Map<WorkloadKey, List<String>> preemptions = new HashMap<>();
     public int workloadWrites;
 
     @Override
     public void workloadChanged(WorkloadKey key, boolean isActive, WorkloadStatus status) {
         workloads.put(key, status);
+        var preempted = status.condition(dev.berth.protocol.Conditions.PREEMPTED);
+        if (preempted != null && preempted.status()) {
+            List<String> reasons = preemptions.computeIfAbsent(key, k -> new ArrayList<>());
+            if (reasons.isEmpty() || !reasons.get(reasons.size() - 1).equals(preempted.reason())) reasons.add(preempted.reason());
+        }
         active.put(key, isActive);
         workloadWrites++;
     }
