@@ -152,6 +152,8 @@ final class RemoteWorkloads {
             if (metadata.has(field)) kept.set(field, metadata.get(field));
         }
         object.set("metadata", kept);
+        // As MultiKueue's Job adapter: the copy is the worker's own Job controller's to run.
+        if (object.path("spec").isObject()) ((ObjectNode) object.get("spec")).remove("managedBy");
         if (!object.has("apiVersion")) object.put("apiVersion", owner.path("apiVersion").asText());
         if (!object.has("kind")) object.put("kind", owner.path("kind").asText());
         return object;
