@@ -19,6 +19,8 @@ final class ManagerState {
     Dispatcher dispatcher;
     /** Null until dispatch is wired. */
     MultiKueueHooks multiKueue;
+    /** Follows workloads onto the jobs that own them; null on a follower's API. */
+    JobFollower jobs;
     /** The RBAC policy, rebuilt from the store when a role or binding is written. */
     final dev.berth.manager.security.RbacPolicySource rbac;
 
