@@ -30,6 +30,8 @@ public final class KueueApi {
     public static final String MULTIKUEUE_CONFIG = "MultiKueueConfig";
     /** The controllerName of AdmissionChecks that MultiKueue (here: Berth's dispatcher) decides. */
     public static final String MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue";
+    /** The scheduling gate Kueue's pod webhook puts on the pods it manages until they are admitted. */
+    public static final String ADMISSION_GATE = "kueue.x-k8s.io/admission";
     /** Where Kueue reads MultiKueue kubeconfig Secrets from. */
     public static final String CONFIG_NAMESPACE = "kueue-system";
     /** The key of a MultiKueue kubeconfig Secret. */

@@ -129,6 +129,52 @@ class JobsOnTheManagerSystemTest {
         assertThat(cell(tableRow("/apis/batch/v1/namespaces/team-a/jobs/crashes"), 1)).isEqualTo("Failed");
     }
 
+    @Test
+    void aPlainPodCarriesItsWorkerPodsStatus() {
+        String pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: plain
+                  namespace: team-a
+                  labels:
+                    kueue.x-k8s.io/queue-name: team-a-queue
+                  annotations:
+                    berth.dev/sim-runtime: PT1S
+                spec:
+                  restartPolicy: Never
+                  nodeSelector:
+                    nvidia.com/gpu.product: %s
+                  containers:
+                  - name: main
+                    image: registry.example/train:1
+                    resources:
+                      requests:
+                        cpu: "1"
+                        nvidia.com/gpu: "1"
+                      limits:
+                        nvidia.com/gpu: "1"
+                """.formatted(H100);
+        assertThat(api.send("POST", "/api/v1/namespaces/team-a/pods", "application/yaml", pod).statusCode()).isEqualTo(201);
+        assertThat(cell(podRow("plain"), 2)).isEqualTo("SchedulingGated");
+
+        JsonNode done = await().atMost(PATIENCE).until(() -> api.get("/api/v1/namespaces/team-a/pods/plain"),
+                p -> "Succeeded".equals(p.path("status").path("phase").asText()));
+        JsonNode status = done.path("status");
+        assertThat(status.path("startTime").asText()).isNotEmpty();
+        assertThat(status.path("containerStatuses").path(0).path("name").asText()).isEqualTo("main");
+        assertThat(status.path("containerStatuses").path(0).path("state").path("terminated").path("reason").asText()).isEqualTo("Completed");
+        assertThat(status.path("conditions").toString()).contains("\"PodScheduled\"").contains("\"Ready\"");
+        JsonNode row = podRow("plain");
+        assertThat(cell(row, 1)).isEqualTo("0/1");
+        assertThat(cell(row, 2)).isEqualTo("Completed");
+        assertThat(cell(row, 3)).isEqualTo("0");
+    }
+
+    private JsonNode podRow(String name) {
+        return table("/api/v1/namespaces/team-a/pods/" + name).path("rows").path(0);
+    }
+
     private void submit(String yaml) {
         assertThat(api.send("POST", "/apis/batch/v1/namespaces/team-a/jobs", "application/yaml", yaml).statusCode()).isEqualTo(201);
     }
@@ -159,11 +205,19 @@ class JobsOnTheManagerSystemTest {
         return reasons;
     }
 
-    private JsonNode tableRow(String path) {
+    private JsonNode table(String path) {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(system.apiUrl() + path)).header("Accept", TABLE).GET().build();
             HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode table = JSON.readTree(response.body());
+            return JSON.readTree(response.body());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private JsonNode tableRow(String path) {
+        try {
+            JsonNode table = table(path);
             List<String> columns = new ArrayList<>();
             table.path("columnDefinitions").forEach(c -> columns.add(c.path("name").asText()));
             assertThat(columns).containsExactly("Name", "Status", "Completions", "Duration", "Age", "Containers", "Images", "Selector");

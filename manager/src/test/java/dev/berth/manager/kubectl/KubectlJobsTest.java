@@ -139,4 +139,33 @@ class KubectlJobsTest {
                 .containsPattern("Normal\\s+Started\\s+.*Admitted by clusterQueue team-a-cq")
                 .containsPattern("Selector:\\s+batch.kubernetes.io/controller-uid=");
     }
+
+    @Test
+    void aQueuedPodIsPendingBehindKueuesSchedulingGate() throws Exception {
+        create("gated", """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: gated
+                  namespace: team-a
+                  labels:
+                    kueue.x-k8s.io/queue-name: team-a-queue
+                spec:
+                  restartPolicy: Never
+                  containers:
+                  - name: main
+                    image: registry.example/train:1
+                    resources:
+                      requests:
+                        cpu: 1
+                """);
+
+        String table = kubectl.run("kubectl get pods gated -n team-a").ok().stdout();
+        assertThat(table.lines().findFirst().orElse("")).containsPattern("^NAME\\s+READY\\s+STATUS\\s+RESTARTS\\s+AGE$");
+        assertThat(table).containsPattern("gated\\s+0/1\\s+SchedulingGated\\s+0\\s+\\d+s");
+        assertThat(jsonpath("pod gated", ".status.phase")).isEqualTo("Pending");
+        assertThat(jsonpath("pod gated", ".spec.schedulingGates[0].name")).isEqualTo("kueue.x-k8s.io/admission");
+        String wide = kubectl.run("kubectl get pods gated -n team-a -o wide").ok().stdout();
+        assertThat(wide.lines().findFirst().orElse("")).containsPattern("IP\\s+NODE\\s+NOMINATED NODE\\s+READINESS GATES");
+    }
 }
