@@ -90,12 +90,6 @@ public final class TemplateRenderer {
             spec.put("suspend", false);
             spec.remove("managedBy"); // as MultiKueue's adapter: the worker's own controller runs the copy
             if ("Job".equals(kind)) dropGeneratedSelector(spec);
-        } else {
-            // Kueue's admission gate stays on the manager's pod; the worker's copy runs
-            List<Object> gates = new ArrayList<>(TemplatePods.list(TemplatePods.mapOrCreate(object, "spec"), "schedulingGates"));
-            gates.removeIf(g -> g instanceof Map<?, ?> gate && "kueue.x-k8s.io/admission".equals(gate.get("name")));
-            if (gates.isEmpty()) TemplatePods.mapOrCreate(object, "spec").remove("schedulingGates");
-            else TemplatePods.mapOrCreate(object, "spec").put("schedulingGates", gates);
         }
         return new RenderedObject(apiVersion, kind, plural, name, object);
     }
