@@ -21,4 +21,15 @@ public final class Events {
         public static final String EVICTED = "Evicted";
         public static final String FINISHED = "Finished";
     }
+
+    /** Event reasons Kueue's job reconciler records on the job (jobframework's Reason* constants). */
+    public static final class JobReasons {
+        private JobReasons() {}
+
+        public static final String CREATED_WORKLOAD = "CreatedWorkload";
+        public static final String STARTED = "Started";
+        public static final String STOPPED = "Stopped";
+        public static final String FINISHED_WORKLOAD = "FinishedWorkload";
+        public static final String UPDATED_ADMISSION_CHECK = "UpdatedAdmissionCheck";
+    }
 }

@@ -32,6 +32,8 @@ public final class KueueApi {
     public static final String MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue";
     /** Kueue's finalizer on ResourceFlavors, ClusterQueues and AdmissionChecks: deletion waits while they are in use. */
     public static final String RESOURCE_IN_USE_FINALIZER = "kueue.x-k8s.io/resource-in-use";
+    /** The scheduling gate Kueue's pod webhook puts on the pods it manages until they are admitted. */
+    public static final String ADMISSION_GATE = "kueue.x-k8s.io/admission";
     /** Where Kueue reads MultiKueue kubeconfig Secrets from. */
     public static final String CONFIG_NAMESPACE = "kueue-system";
     /** The key of a MultiKueue kubeconfig Secret. */

@@ -6,6 +6,8 @@ public final class Labels {
 
     /** The LocalQueue a job is submitted to. */
     public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+    /** Kueue's label on the pods it manages (its pod webhook sets it). */
+    public static final String MANAGED = "kueue.x-k8s.io/managed";
     /** The WorkloadPriorityClass of a job. */
     public static final String PRIORITY_CLASS = "kueue.x-k8s.io/priority-class";
     /** Groups plain pods into one workload. */

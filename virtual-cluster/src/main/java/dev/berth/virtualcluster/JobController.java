@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -25,7 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A batch/v1 Job controller: keeps up to parallelism pods active until completions pods succeeded
- * (Complete) or more than backoffLimit failed (Failed); a suspended Job has no active pods.
+ * (SuccessCriteriaMet then Complete, reason CompletionsReached) or more than backoffLimit failed
+ * (FailureTarget then Failed, reason BackoffLimitExceeded); a suspended Job has no active pods, no
+ * start time and a Suspended condition. The status carries kube 1.32's counters: active, ready,
+ * succeeded, failed, terminating and uncountedTerminatedPods.
  */
 final class JobController {
     private static final Logger LOG = LoggerFactory.getLogger(JobController.class);
@@ -33,6 +37,10 @@ final class JobController {
     static final String LEGACY_JOB_NAME_LABEL = "job-name";
     static final String CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
     private static final int DEFAULT_BACKOFF_LIMIT = 6;
+    static final String COMPLETIONS_REACHED = "CompletionsReached";
+    static final String COMPLETIONS_MESSAGE = "Reached expected number of succeeded pods";
+    static final String BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded";
+    static final String BACKOFF_LIMIT_MESSAGE = "Job has reached the specified backoff limit";
     private static final String ALPHANUMERIC = "bcdfghjklmnpqrstvwxz2456789";
 
     private final KubernetesClient client;
@@ -82,18 +90,22 @@ final class JobController {
             deleteAll(active);
             activeCount = 0;
             ready = 0;
-            status.setConditions(withCondition(old, "Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", now));
+            // kube 1.31+: FailureTarget first, then Failed once the pods are gone (here at once)
+            status.setConditions(withConditions(old, now, BACKOFF_LIMIT_EXCEEDED, BACKOFF_LIMIT_MESSAGE, "FailureTarget", "Failed"));
         } else if (complete) {
             status.setCompletionTime(now);
-            status.setConditions(withCondition(old, "Complete", null, null, now));
+            status.setConditions(withConditions(old, now, COMPLETIONS_REACHED, COMPLETIONS_MESSAGE, "SuccessCriteriaMet", "Complete"));
         } else if (suspended) {
             deleteAll(active);
             activeCount = 0;
             ready = 0;
+            status.setStartTime(null);
+            status.setConditions(withSuspended(old, "True", "JobSuspended", "Job suspended", now));
         } else {
             if (status.getStartTime() == null) {
                 status.setStartTime(now);
             }
+            if (hasCondition(old, "Suspended")) status.setConditions(withSuspended(old, "False", "JobResumed", "Job resumed", now));
             int wanted = completions == null
                 ? (succeeded > 0 ? 0 : parallelism)
                 : Math.min(parallelism, completions - succeeded);
@@ -105,6 +117,8 @@ final class JobController {
         status.setSucceeded(succeeded);
         status.setFailed(failed);
         status.setReady(ready);
+        status.setTerminating(0);
+        if (status.getUncountedTerminatedPods() == null) status.setUncountedTerminatedPods(new UncountedTerminatedPods());
         if (!Objects.equals(status, old)) {
             client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
                 .editStatus(j -> {
@@ -172,11 +186,33 @@ final class JobController {
             .anyMatch(c -> ("Complete".equals(c.getType()) || "Failed".equals(c.getType())) && "True".equals(c.getStatus()));
     }
 
-    private static List<JobCondition> withCondition(JobStatus old, String type, String reason, String message, String now) {
+    private static List<JobCondition> withConditions(JobStatus old, String now, String reason, String message, String... types) {
         List<JobCondition> conditions = new ArrayList<>(old.getConditions() == null ? List.of() : old.getConditions());
-        conditions.add(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+        for (String type : types) {
+            conditions.add(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason).withMessage(message)
+                .withLastProbeTime(now).withLastTransitionTime(now).build());
+        }
+        return conditions;
+    }
+
+    /** The Suspended condition set to status (a transition time only when it changes), as kube's Job controller keeps it. */
+    private static List<JobCondition> withSuspended(JobStatus old, String status, String reason, String message, String now) {
+        List<JobCondition> conditions = new ArrayList<>(old.getConditions() == null ? List.of() : old.getConditions());
+        for (int i = 0; i < conditions.size(); i++) {
+            JobCondition existing = conditions.get(i);
+            if (!"Suspended".equals(existing.getType())) continue;
+            if (status.equals(existing.getStatus())) return conditions;
+            conditions.set(i, new JobConditionBuilder().withType("Suspended").withStatus(status).withReason(reason).withMessage(message)
+                .withLastProbeTime(now).withLastTransitionTime(now).build());
+            return conditions;
+        }
+        conditions.add(new JobConditionBuilder().withType("Suspended").withStatus(status).withReason(reason).withMessage(message)
             .withLastProbeTime(now).withLastTransitionTime(now).build());
         return conditions;
+    }
+
+    private static boolean hasCondition(JobStatus status, String type) {
+        return status.getConditions() != null && status.getConditions().stream().anyMatch(c -> type.equals(c.getType()));
     }
 
     private static JobStatus copyOf(JobStatus status) {
@@ -188,6 +224,8 @@ final class JobController {
         copy.setSucceeded(status.getSucceeded());
         copy.setFailed(status.getFailed());
         copy.setReady(status.getReady());
+        copy.setTerminating(status.getTerminating());
+        copy.setUncountedTerminatedPods(status.getUncountedTerminatedPods());
         return copy;
     }
 

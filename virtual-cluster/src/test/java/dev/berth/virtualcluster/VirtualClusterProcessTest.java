@@ -105,6 +105,17 @@ class VirtualClusterProcessTest {
             assertThat(job.getStatus().getSucceeded()).isEqualTo(3);
             assertThat(job.getStatus().getCompletionTime()).isNotNull();
         });
+        // kube 1.32's Job status: SuccessCriteriaMet before Complete, both CompletionsReached, and every counter
+        Job done = client.batch().v1().jobs().inNamespace("default").withName("train").get();
+        assertThat(done.getStatus().getConditions()).extracting(c -> c.getType() + "/" + c.getReason())
+            .containsExactly("SuccessCriteriaMet/CompletionsReached", "Complete/CompletionsReached");
+        assertThat(done.getStatus().getConditions()).allSatisfy(c -> assertThat(c.getLastTransitionTime()).isNotNull());
+        assertThat(done.getStatus().getStartTime()).isNotNull();
+        assertThat(done.getStatus().getActive()).isZero();
+        assertThat(done.getStatus().getReady()).isZero();
+        assertThat(done.getStatus().getFailed()).isZero();
+        assertThat(done.getStatus().getTerminating()).isZero();
+        assertThat(done.getStatus().getUncountedTerminatedPods()).isNotNull();
         List<Pod> pods = client.pods().inNamespace("default").withLabel("job-name", "train").list().getItems();
         assertThat(pods).hasSize(3).allSatisfy(pod -> {
             assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
@@ -157,6 +168,9 @@ class VirtualClusterProcessTest {
             assertThat(job.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getType()).isEqualTo("Failed"));
             assertThat(job.getStatus().getFailed()).isEqualTo(1);
         });
+        Job failed = client.batch().v1().jobs().inNamespace("default").withName("crash").get();
+        assertThat(failed.getStatus().getConditions()).extracting(c -> c.getType() + "/" + c.getReason())
+            .containsExactly("FailureTarget/BackoffLimitExceeded", "Failed/BackoffLimitExceeded");
         Pod pod = client.pods().inNamespace("default").withLabel("job-name", "crash").list().getItems().get(0);
         assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
         assertThat(pod.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode()).isEqualTo(1);

@@ -46,6 +46,13 @@ public final class AttemptStatusComposer {
         Map<String, Object> primary = objects.isEmpty() ? Map.of() : objects.get(0);
         if (!"Pod".equals(primary.get("kind"))) {
             TemplatePods.map(primary, "status").ifPresent(s -> status.setObjectStatus(Map.copyOf(s)));
+        } else {
+            Map<String, Object> podStatuses = new java.util.TreeMap<>();
+            for (Map<String, Object> pod : objects) {
+                Object name = TemplatePods.map(pod, "metadata").map(m -> m.get("name")).orElse(null);
+                if (name != null) TemplatePods.map(pod, "status").ifPresent(s -> podStatuses.put(name.toString(), s));
+            }
+            if (!podStatuses.isEmpty()) status.setPodStatuses(podStatuses);
         }
         String finished = finishedPhase(primary, pods);
         if (finished != null) {

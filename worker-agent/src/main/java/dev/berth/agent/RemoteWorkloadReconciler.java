@@ -145,11 +145,19 @@ public final class RemoteWorkloadReconciler {
         if (!fencing.isSuperseded(spec.getFencingEpoch())) fencing.accept(spec.getFencingEpoch());
         List<Pod> pods = input.podsByAttempt().getOrDefault(spec.getAttemptId(), List.of());
         ClusterSnapshot reserved = UnboundPods.reserve(cluster, AttemptDemand.of(spec), pods);
-        RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(),
-                input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of()), pods, leaseClock.now());
+        List<Map<String, Object>> owners = input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of());
+        if (owners.isEmpty()) owners = asMaps(pods); // plain pods and pod groups: the pods are the created objects
+        RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(), owners, pods, leaseClock.now());
         if (RemoteWorkloadPhase.isFinal(status.getPhase())) log.info(rw, "attempt finished", "phase", status.getPhase());
         statusWriter.write(rw, status);
         return reserved;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> asMaps(List<Pod> pods) {
+        List<Map<String, Object>> maps = new ArrayList<>();
+        for (Pod pod : pods) maps.add(client.getKubernetesSerialization().convertValue(pod, Map.class));
+        return maps;
     }
 
     /** Step for a new or pending attempt: refuse, stop, keep pending, or admit and create. */

@@ -88,6 +88,7 @@ public final class TemplateRenderer {
         if (!"Pod".equals(kind)) {
             Map<String, Object> spec = TemplatePods.mapOrCreate(object, "spec");
             spec.put("suspend", false);
+            spec.remove("managedBy"); // as MultiKueue's adapter: the worker's own controller runs the copy
             if ("Job".equals(kind)) dropGeneratedSelector(spec);
         }
         return new RenderedObject(apiVersion, kind, plural, name, object);

@@ -90,4 +90,18 @@ class AttemptStatusComposerTest {
         assertThat(status.getPodsPending()).isEqualTo(1);
         assertThat(status.getStartTime()).isEqualTo(NOW.toString());
     }
+
+    @org.junit.jupiter.api.Test
+    void plainPodsReportEachPodsOwnStatusByName() {
+        Map<String, Object> running = Map.of("phase", "Running", "podIP", "10.0.0.7");
+        List<Map<String, Object>> pods = List.of(
+                Map.of("kind", "Pod", "metadata", Map.of("name", "p-1"), "status", running),
+                Map.of("kind", "Pod", "metadata", Map.of("name", "p-0"), "status", Map.of("phase", "Pending")));
+
+        RemoteWorkloadStatus status = AttemptStatusComposer.compose(new RemoteWorkloadStatus(), "att-1", pods,
+                List.of(pod("p-1", "Running"), pod("p-0", "Pending")), NOW);
+
+        assertThat(status.getPodStatuses()).isEqualTo(Map.of("p-1", running, "p-0", Map.of("phase", "Pending")));
+        assertThat(status.getObjectStatus()).isNull();
+    }
 }

@@ -95,6 +95,9 @@ public final class ObjectService {
             }
             creationGate.beforeCreate(type, collection.namespace(), name);
             if (type.hasStatus()) body.remove("status");
+            // The API server gives the object its uid before the kind's create strategy runs (a Job's
+            // generated selector names it); a uid the client sent is replaced.
+            metadata.put("uid", java.util.UUID.randomUUID().toString());
             ResourcePath path = collection.named(name);
             ObjectHooks hooks = hooks(type);
             ObjectNode admitted = admit(hooks, body, Optional.empty(), Operation.CREATE, path);

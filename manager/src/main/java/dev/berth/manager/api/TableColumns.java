@@ -40,6 +40,8 @@ final class TableColumns {
                 default -> { }
             }
         }
+        if (group.equals("batch") && kind.equals("Job")) return JobAndPodColumns.job();
+        if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();
         if (group.isEmpty() && kind.equals("Event")) {
             return List.of(
                     new Column("Last Seen", "string", "", 0, "Time since the event was last seen",

@@ -115,8 +115,9 @@ public final class BerthManager implements AutoCloseable {
             }
         };
         this.state.batchWindowMillis = options.schedulingBatchWindow().toMillis();
+        this.state.jobs = new JobFollower(new StoreStatusSink(state), state, events, clock);
         this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
-                new StoreStatusSink(state), feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
+                state.jobs, feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
         this.state.controller.setListener(metrics.admissionListener());
         this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);

@@ -70,12 +70,33 @@ final class DispatchStatusWriter {
 
     /** Copies the remote Job's or JobSet's status onto the one that owns the Workload (status.active, succeeded, ...). */
     static void mirrorObjectStatus(ManagerState state, WorkloadKey key, RemoteWorkloadStatus remote) {
+        if (remote.getPodStatuses() != null) mirrorPodStatuses(state, key, remote);
         if (remote.getObjectStatus() == null) return;
         state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey).ifPresent(owner -> {
             ObjectNode objectStatus = JSON.valueToTree(remote.getObjectStatus());
             var stored = state.store.get(owner);
             if (stored.isPresent() && !objectStatus.equals(stored.get().object().path("status"))) {
                 state.store.replaceStatus(owner, objectStatus, null);
+            }
+        });
+    }
+
+    /** Copies each worker pod's status onto the manager's pod of the same name (plain pods and pod groups), as MultiKueue's pod adapter does. */
+    private static void mirrorPodStatuses(ManagerState state, WorkloadKey key, RemoteWorkloadStatus remote) {
+        state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).ifPresent(workload -> {
+            for (com.fasterxml.jackson.databind.JsonNode owner : workload.path("metadata").path("ownerReferences")) {
+                if (!Resources.PODS.kind().equals(owner.path("kind").asText())) continue;
+                Object status = remote.getPodStatuses().get(owner.path("name").asText());
+                if (status == null) continue;
+                ObjectKey pod = new ObjectKey(Resources.PODS.resource(), key.namespace(), owner.path("name").asText());
+                ObjectNode podStatus = JSON.valueToTree(status);
+                state.store.get(pod).filter(stored -> !podStatus.equals(stored.object().path("status"))).ifPresent(stored -> {
+                    try {
+                        state.store.replaceStatus(pod, podStatus, null);
+                    } catch (NotFoundException deleted) {
+                        // deleted meanwhile
+                    }
+                });
             }
         });
     }

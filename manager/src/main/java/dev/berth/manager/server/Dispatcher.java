@@ -503,7 +503,9 @@ final class Dispatcher implements ClusterEvents {
             }
             default -> DispatchStatusWriter.writeDispatch(state, key, block, attempt.winner);
         }
-        if (remote.getObjectStatus() != null && !RemoteWorkloadPhase.isFinal(phase)) DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
+        if ((remote.getObjectStatus() != null || remote.getPodStatuses() != null) && !RemoteWorkloadPhase.isFinal(phase)) {
+            DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
+        }
     }
 
 

@@ -21,6 +21,8 @@ final class ManagerState {
     MultiKueueHooks multiKueue;
     /** Holds deletions of ResourceFlavors, ClusterQueues and AdmissionChecks in use (set with the registry). */
     ResourceInUse resourceInUse;
+    /** Follows workloads onto the jobs that own them; null on a follower's API. */
+    JobFollower jobs;
     /** The RBAC policy, rebuilt from the store when a role or binding is written. */
     final dev.berth.manager.security.RbacPolicySource rbac;
 

@@ -1,8 +1,10 @@
 package dev.berth.manager.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.objects.ContainerRequirements;
+import dev.berth.manager.objects.JobDefaults;
 import dev.berth.manager.objects.PriorityResolver;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.AlreadyExistsException;
@@ -38,6 +40,12 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
         if (incoming.path("kind").asText().equals(KueueApi.JOB)) ContainerRequirements.checkJob(incoming);
+        boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
+        if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
+        if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
+        if (job && op == Operation.CREATE && isQueued(incoming) && dispatchedByMultiKueue(incoming)) {
+            JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+        }
         if (op == Operation.CREATE && isQueued(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
@@ -58,11 +66,30 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         ObjectKey key = new ObjectKey(Resources.WORKLOADS.resource(), namespace, name);
         try {
             StoredObject stored = state.store.create(key, workload);
+            if (state.jobs != null) state.jobs.workloadCreated(object, name);
             state.controller.submit(WorkloadDecoder.request(stored.object()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {
             // A replayed create: the workload is already queued.
         }
+    }
+
+    /** Whether the job's LocalQueue feeds a ClusterQueue with a MultiKueue admission check (Kueue's managedBy default). */
+    private boolean dispatchedByMultiKueue(ObjectNode job) {
+        String namespace = job.path("metadata").path("namespace").asText();
+        String queue = job.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText();
+        String clusterQueue = state.find(Resources.LOCAL_QUEUES.resource(), namespace, queue)
+                .map(lq -> lq.path("spec").path("clusterQueue").asText("")).orElse("");
+        if (clusterQueue.isEmpty()) return false;
+        JsonNode checks = state.find(Resources.CLUSTER_QUEUES.resource(), "", clusterQueue)
+                .map(cq -> cq.path("spec").path("admissionChecksStrategy").path("admissionChecks"))
+                .orElse(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
+        for (JsonNode check : checks) {
+            boolean multiKueue = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.path("name").asText())
+                    .map(ac -> KueueApi.MULTIKUEUE_CONTROLLER.equals(ac.path("spec").path("controllerName").asText())).orElse(false);
+            if (multiKueue) return true;
+        }
+        return false;
     }
 
     static boolean isQueued(ObjectNode job) {

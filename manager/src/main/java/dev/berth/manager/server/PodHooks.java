@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.GatedPod;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.store.AlreadyExistsException;
@@ -31,6 +32,10 @@ final class PodHooks implements ObjectHooks {
 
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        if (op == Operation.CREATE) {
+            if (OwnedWorkloadHooks.isQueued(incoming)) GatedPod.gate(incoming);
+            GatedPod.initialStatus(incoming);
+        }
         if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming) && groupName(incoming) == null) {
             ObjectNode probe = incoming.deepCopy();
             probe.with("metadata").put("uid", "00000000-0000-0000-0000-000000000000");

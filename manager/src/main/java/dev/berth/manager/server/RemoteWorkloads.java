@@ -12,6 +12,7 @@ import dev.berth.manager.model.PodSetAssignment;
 import dev.berth.manager.model.Quantity;
 import dev.berth.manager.model.ResourceFlavor;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.GatedPod;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.ObjectKey;
@@ -152,6 +153,9 @@ final class RemoteWorkloads {
             if (metadata.has(field)) kept.set(field, metadata.get(field));
         }
         object.set("metadata", kept);
+        // As MultiKueue's Job adapter: the copy is the worker's own Job controller's to run.
+        if (object.path("spec").isObject()) ((ObjectNode) object.get("spec")).remove("managedBy");
+        if (owner.path("kind").asText().equals(Resources.PODS.kind())) GatedPod.ungated(object);
         if (!object.has("apiVersion")) object.put("apiVersion", owner.path("apiVersion").asText());
         if (!object.has("kind")) object.put("kind", owner.path("kind").asText());
         return object;

@@ -21,7 +21,8 @@ final class ObjectStamping {
     ObjectNode created(ObjectNode incoming, long revision) {
         ObjectNode object = incoming.deepCopy();
         ObjectNode metadata = metadata(object);
-        metadata.put("uid", UUID.randomUUID().toString());
+        // The API layer stamps a uid before admission (a Job's selector names it); everything else gets a new one.
+        if (metadata.path("uid").asText("").isEmpty()) metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("resourceVersion", Long.toString(revision));
         metadata.put("creationTimestamp", DateTimeFormatter.ISO_INSTANT.format(
                 Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)));

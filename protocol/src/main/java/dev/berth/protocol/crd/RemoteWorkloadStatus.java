@@ -28,6 +28,9 @@ public class RemoteWorkloadStatus {
     /** The status of the object the agent created (the Job's or JobSet's own status). */
     @PreserveUnknownFields
     private Map<String, Object> objectStatus;
+    /** For plain pods and pod groups: each created pod's own status, by pod name (the name it has on the manager). */
+    @PreserveUnknownFields
+    private Map<String, Object> podStatuses;
 
     public String getPhase() { return phase; }
     public void setPhase(String phase) { this.phase = phase; }
@@ -55,6 +58,8 @@ public class RemoteWorkloadStatus {
     public void setPodProblems(List<PodProblem> podProblems) { this.podProblems = podProblems; }
     public Map<String, Object> getObjectStatus() { return objectStatus; }
     public void setObjectStatus(Map<String, Object> objectStatus) { this.objectStatus = objectStatus; }
+    public Map<String, Object> getPodStatuses() { return podStatuses; }
+    public void setPodStatuses(Map<String, Object> podStatuses) { this.podStatuses = podStatuses; }
 
     /** A pod that is failing or cannot be scheduled. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

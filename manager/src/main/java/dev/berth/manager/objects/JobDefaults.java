@@ -1,0 +1,54 @@
+package dev.berth.manager.objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * What kube-apiserver's Job strategy does to a batch/v1 Job on create, and what Kueue's webhook adds
+ * for MultiKueue: a selector generated from the Job's uid (unless {@code spec.manualSelector}), the
+ * controller-uid and job-name labels on the pod template, and {@code spec.managedBy}. On update the
+ * selector cannot change, so a body without one keeps the stored one. Pure JSON.
+ */
+public final class JobDefaults {
+    public static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
+    public static final String JOB_NAME = "batch.kubernetes.io/job-name";
+    public static final String LEGACY_CONTROLLER_UID = "controller-uid";
+    public static final String LEGACY_JOB_NAME = "job-name";
+    /** The labels the API server generates on a Job's pod template; a copy sent to another cluster drops them. */
+    public static final List<String> GENERATED_TEMPLATE_LABELS = List.of(CONTROLLER_UID, JOB_NAME, LEGACY_CONTROLLER_UID, LEGACY_JOB_NAME);
+
+    private JobDefaults() {}
+
+    /** On create: the generated selector and template labels, from metadata.uid and metadata.name. */
+    public static void onCreate(ObjectNode job) {
+        ObjectNode spec = job.with("spec");
+        if (spec.path("manualSelector").asBoolean(false)) return;
+        String uid = job.path("metadata").path("uid").asText("");
+        String name = job.path("metadata").path("name").asText("");
+        if (uid.isEmpty()) return;
+        ObjectNode selector = spec.putObject("selector");
+        selector.putObject("matchLabels").put(CONTROLLER_UID, uid);
+        ObjectNode labels = spec.with("template").with("metadata").with("labels");
+        labels.put(CONTROLLER_UID, uid).put(JOB_NAME, name).put(LEGACY_CONTROLLER_UID, uid).put(LEGACY_JOB_NAME, name);
+    }
+
+    /** On update: a body that left out the generated selector or labels keeps the stored ones. */
+    public static void onUpdate(ObjectNode incoming, JsonNode stored) {
+        JsonNode storedSpec = stored.path("spec");
+        if (storedSpec.path("manualSelector").asBoolean(false) || !storedSpec.path("selector").isObject()) return;
+        ObjectNode spec = incoming.with("spec");
+        if (!spec.has("selector")) spec.set("selector", storedSpec.get("selector").deepCopy());
+        JsonNode storedLabels = storedSpec.path("template").path("metadata").path("labels");
+        ObjectNode labels = spec.with("template").with("metadata").with("labels");
+        for (String key : GENERATED_TEMPLATE_LABELS) {
+            if (!labels.has(key) && storedLabels.has(key)) labels.set(key, storedLabels.get(key));
+        }
+    }
+
+    /** Kueue's webhook: a Job queued to a ClusterQueue with a MultiKueue check is managed by MultiKueue. */
+    public static void managedByMultiKueue(ObjectNode job, String controllerName) {
+        ObjectNode spec = job.with("spec");
+        if (!spec.has("managedBy")) spec.put("managedBy", controllerName);
+    }
+}
