@@ -157,7 +157,10 @@ public final class KubernetesProtobuf {
             }
             case "int64", "uint32", "uint64" -> {
                 expect(wireType, ProtobufWire.VARINT, where);
-                return NODES.numberNode(wire.varint(where));
+                long value = wire.varint(where);
+                if (!type.equals("int64") && value < 0) return NODES.numberNode(new java.math.BigInteger(Long.toUnsignedString(value)));
+                // as a JSON reader would hold it
+                return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
             }
             case "double" -> {
                 expect(wireType, ProtobufWire.FIXED64, where);
