@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kubectl's typed generators ({@code kubectl create namespace|secret|job|role|...}) post protobuf bodies
+ * kubectl's typed generators ({@code kubectl create namespace|secret|job|role|...}, {@code kubectl run}) post protobuf bodies
  * for built-in kinds (issue 13). Each is accepted, and what is stored holds everything kubectl promised:
  * the object {@code --dry-run=client -o json} prints is contained in what {@code kubectl get -o json} reads back.
  */
@@ -105,6 +105,12 @@ class KubectlCreateTypedTest {
         createsWhatItPromised("create priorityclass typed-high --value=1000 --description=urgent --preemption-policy=Never", "priorityclass typed-high");
         createsWhatItPromised("create priorityclass typed-zero --value=0", "priorityclass typed-zero");
         assertThat(kubectl.run("kubectl get priorityclass typed-zero -o jsonpath={.value}").ok().stdout()).isEqualTo("0");
+    }
+
+    @Test
+    void runStoresThePod() throws Exception {
+        createsWhatItPromised("run typed-pod -n team-a --image=busybox --restart=Never --labels=app=typed --env=GREETING=hi --port=8080",
+                "pod typed-pod -n team-a");
     }
 
     /** Runs the create, then checks every field kubectl's client-side rendering holds was stored with that value. */
