@@ -31,12 +31,18 @@ public final class KubernetesProtobuf {
     private static final String META = "k8s.io.apimachinery.pkg.apis.meta.v1.";
     private static final DateTimeFormatter MICRO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'").withZone(ZoneOffset.UTC);
-    /** apiVersion → protobuf package of the built-in kinds Berth serves. */
-    private static final Map<String, String> PACKAGES = Map.of(
-            "v1", "k8s.io.api.core.v1.",
-            "batch/v1", "k8s.io.api.batch.v1.",
-            "rbac.authorization.k8s.io/v1", "k8s.io.api.rbac.v1.",
-            "scheduling.k8s.io/v1", "k8s.io.api.scheduling.v1.");
+    /** apiVersion/kind → protobuf message of the built-in kinds Berth serves. */
+    private static final Map<String, String> KINDS = Map.of(
+            "v1/Namespace", "k8s.io.api.core.v1.Namespace",
+            "v1/Pod", "k8s.io.api.core.v1.Pod",
+            "v1/Secret", "k8s.io.api.core.v1.Secret",
+            "v1/Event", "k8s.io.api.core.v1.Event",
+            "batch/v1/Job", "k8s.io.api.batch.v1.Job",
+            "scheduling.k8s.io/v1/PriorityClass", "k8s.io.api.scheduling.v1.PriorityClass",
+            "rbac.authorization.k8s.io/v1/Role", "k8s.io.api.rbac.v1.Role",
+            "rbac.authorization.k8s.io/v1/RoleBinding", "k8s.io.api.rbac.v1.RoleBinding",
+            "rbac.authorization.k8s.io/v1/ClusterRole", "k8s.io.api.rbac.v1.ClusterRole",
+            "rbac.authorization.k8s.io/v1/ClusterRoleBinding", "k8s.io.api.rbac.v1.ClusterRoleBinding");
 
     private final ProtobufSchema schema;
     private long fieldsLeft = ManifestReader.MAX_YAML_NODES;
@@ -66,8 +72,8 @@ public final class KubernetesProtobuf {
         String kind = unknown.path("kind").asText("");
         String encoding = unknown.path("contentEncoding").asText("");
         if (!encoding.isEmpty()) throw InvalidObjectException.badRequest("the protobuf envelope's contentEncoding " + encoding + " is not supported");
-        String packageName = PACKAGES.get(apiVersion);
-        ProtobufSchema.Message type = packageName == null ? null : schema.message(packageName + kind);
+        String messageName = KINDS.get(apiVersion + "/" + kind);
+        ProtobufSchema.Message type = messageName == null ? null : schema.message(messageName);
         if (type == null || kind.isEmpty()) {
             throw new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - a protobuf body is accepted for Kubernetes' built-in kinds only, not for "
                     + (kind.isEmpty() ? "an object without a kind" : apiVersion + " " + kind) + "; accepted media types include: application/json, application/yaml", null, null, null, java.util.List.of());

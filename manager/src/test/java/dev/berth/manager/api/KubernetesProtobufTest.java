@@ -89,6 +89,12 @@ class KubernetesProtobufTest {
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(415));
     }
 
+    @Test
+    void aMessageThatIsNoKindIsUnsupportedMediaType() {
+        assertThatThrownBy(() -> KubernetesProtobuf.decode(envelope("v1", "PodSpec", new byte[0])))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(415));
+    }
+
     // the wire format, built by hand
 
     static byte[] envelope(String apiVersion, String kind, byte[] raw) {
