@@ -162,6 +162,7 @@ public final class ApiServer {
         try {
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             path = route.path();
+            request = ProtobufRequests.asJson(request);
             checkWrite(request, route, caller);
             return requests.answer(request, route, patched -> security.checkWrite(caller, route.path(), patched, encodedSize(patched))).about(path);
         } catch (ApiException e) {
