@@ -58,7 +58,7 @@ class KubectlCreateTypedTest {
 
     @Test
     void createSecretFromFileStoresTheFileAsData() throws Exception {
-        kubectl.run("kubectl create namespace kueue-system").ok();
+        // kueue-system, where Kueue reads MultiKueue kubeconfig Secrets from, exists from the manager's start.
         String kubeconfig = "apiVersion: v1\nkind: Config\nclusters: []\n# \u00e9\u0000 bytes\n";
         Path file = Files.writeString(home.resolve("worker.kubeconfig"), kubeconfig);
         String create = "kubectl create secret generic s1 -n kueue-system --type=Opaque --from-file=kubeconfig=" + file;
