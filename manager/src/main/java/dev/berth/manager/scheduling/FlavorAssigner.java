@@ -191,7 +191,8 @@ public final class FlavorAssigner {
         if (wanted <= available) return new ResourceFit(FlavorRank.FIT, borrows, null);
         String reason = "insufficient unused quota for " + resource + " in flavor " + fr.flavor() + ", "
                 + Quantity.format(resource, Amounts.subtract(wanted, available)) + " more needed";
-        boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing);
+        boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing
+                || quota.mayReclaimInHierarchy(queue.name(), fr, wanted));
         // After preemption the workload borrows only if it needs more than the nominal quota (Kueue: val - nominal > 0),
         // not because the workloads it would preempt use the nominal quota now.
         boolean borrowsAfterPreemption = quota.hasCohort(queue.name()) && wanted > quota.nominal(queue.name(), fr);

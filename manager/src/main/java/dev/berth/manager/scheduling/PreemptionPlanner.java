@@ -2,7 +2,6 @@ package dev.berth.manager.scheduling;
 
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.model.PreemptionPolicy;
-import dev.berth.protocol.Conditions.Reasons;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -40,45 +39,36 @@ public final class PreemptionPlanner {
      */
     public List<PreemptionTarget> plan(PreemptionRequest request, Collection<AdmittedWorkload> ownQueue,
                                        Supplier<? extends Collection<AdmittedWorkload>> cohortTree) {
-        if (onlyOwnQueueCanMakeRoom(request)) return minimal(request, candidatesInOwnQueue(request, ownQueue), true, null);
+        HierarchicalReclaim hierarchy = reclaimsInCohort(request)
+                ? new HierarchicalReclaim(quota, request.queue().name(), request.usage()) : null;
+        ClassicPreemption classic = new ClassicPreemption(quota);
+        if (onlyOwnQueueCanMakeRoom(request, hierarchy)) return classic.withinQueue(request, candidatesInOwnQueue(request, ownQueue));
         Collection<AdmittedWorkload> admitted = cohortTree.get();
         List<AdmittedWorkload> candidates = candidates(request, admitted);
         if (candidates.isEmpty()) return List.of();
         if (options.fairSharing() && quota.hasCohort(request.queue().name())) {
             return new FairPreemption(quota, options.preemptionStrategies()).plan(request, candidates);
         }
-        return classic(request, candidates);
+        return classic.plan(request, candidates, hierarchy, underNominalWhereShort(request));
     }
 
-    private List<PreemptionTarget> classic(PreemptionRequest request, List<AdmittedWorkload> candidates) {
-        String queue = request.queue().name();
-        List<AdmittedWorkload> sameQueue = candidates.stream().filter(c -> c.clusterQueue().equals(queue)).toList();
-        if (sameQueue.size() == candidates.size()) return minimal(request, candidates, true, null);
-
-        var preemption = request.queue().preemption();
-        if (preemption.borrowWithinCohortPolicy() != PreemptionPolicy.NEVER) {
-            Integer threshold = preemption.borrowWithinCohortMaxPriorityThreshold();
-            int allowBorrowingBelow = threshold == null ? request.priority() : Math.min(request.priority(), threshold + 1);
-            return minimal(request, candidates, true, allowBorrowingBelow);
-        }
-        if (underNominalWhereShort(request)) {
-            List<PreemptionTarget> targets = minimal(request, candidates, false, null);
-            if (!targets.isEmpty()) return targets;
-        }
-        return minimal(request, sameQueue, true, null);
+    private boolean reclaimsInCohort(PreemptionRequest request) {
+        return quota.hasCohort(request.queue().name())
+                && request.queue().preemption().reclaimWithinCohort() != PreemptionPolicy.NEVER;
     }
 
     /**
-     * A shortcut through {@link #classic} that skips looking at other queues' workloads: without
-     * borrowWithinCohort, a queue already at its nominal quota where it is short can only preempt
-     * in its own queue, and {@code classic} then ends in {@code minimal(sameQueue, true, null)}
-     * whichever branch it takes (with no other-queue candidates, all candidates are sameQueue).
+     * A shortcut that skips looking at other queues' workloads: without borrowWithinCohort, a queue
+     * already at its nominal quota where it is short, and without the hierarchical advantage anywhere
+     * in its tree, can only preempt in its own queue (other queues' candidates are then all reclaims by
+     * priority, which need the preemptor not to borrow).
      */
-    private boolean onlyOwnQueueCanMakeRoom(PreemptionRequest request) {
+    private boolean onlyOwnQueueCanMakeRoom(PreemptionRequest request, HierarchicalReclaim hierarchy) {
         String queue = request.queue().name();
         if (options.fairSharing() && quota.hasCohort(queue)) return false;
         return request.queue().preemption().borrowWithinCohortPolicy() == PreemptionPolicy.NEVER
-                && !underNominalWhereShort(request);
+                && !underNominalWhereShort(request)
+                && (hierarchy == null || !hierarchy.hasAdvantageSomewhere());
     }
 
     private List<AdmittedWorkload> candidatesInOwnQueue(PreemptionRequest request, Collection<AdmittedWorkload> admitted) {
@@ -100,36 +90,6 @@ public final class PreemptionPlanner {
         return request.needingPreemption().stream().allMatch(fr -> quota.usage(queue, fr) < quota.nominal(queue, fr));
     }
 
-    private List<PreemptionTarget> minimal(PreemptionRequest request, List<AdmittedWorkload> candidates,
-                                           boolean allowBorrowing, Integer allowBorrowingBelowPriority) {
-        String queue = request.queue().name();
-        List<AdmittedWorkload> removed = new ArrayList<>();
-        boolean fits = false;
-        boolean borrowingAllowed = allowBorrowing;
-        for (AdmittedWorkload candidate : candidates) {
-            boolean sameQueue = candidate.clusterQueue().equals(queue);
-            if (!sameQueue && !quota.isBorrowing(candidate.clusterQueue(), request.needingPreemption())) continue;
-            if (!sameQueue && allowBorrowingBelowPriority != null && candidate.priority() >= allowBorrowingBelowPriority) {
-                borrowingAllowed = false;
-            }
-            quota.removeUsage(candidate.clusterQueue(), candidate.usage());
-            removed.add(candidate);
-            if (quota.fits(queue, request.usage(), borrowingAllowed)) {
-                fits = true;
-                break;
-            }
-        }
-        if (!fits) {
-            restore(removed);
-            return List.of();
-        }
-        List<AdmittedWorkload> needed = fillBack(request, removed, borrowingAllowed);
-        restore(needed);
-        boolean preemptorBorrows = quota.hasCohort(queue) && request.usage().entrySet().stream()
-                .anyMatch(e -> quota.borrowingWith(queue, e.getKey(), e.getValue()));
-        return needed.stream().map(victim -> new PreemptionTarget(victim, reason(victim, queue, preemptorBorrows))).toList();
-    }
-
     /** Adds back, newest removal first, every victim the pending workload can fit without. */
     static List<AdmittedWorkload> fillBack(QuotaTree quota, PreemptionRequest request, List<AdmittedWorkload> removed, boolean allowBorrowing) {
         List<AdmittedWorkload> needed = new ArrayList<>(removed);
@@ -144,19 +104,6 @@ public final class PreemptionPlanner {
             }
         }
         return needed;
-    }
-
-    private List<AdmittedWorkload> fillBack(PreemptionRequest request, List<AdmittedWorkload> removed, boolean allowBorrowing) {
-        return fillBack(quota, request, removed, allowBorrowing);
-    }
-
-    private void restore(List<AdmittedWorkload> removed) {
-        for (AdmittedWorkload workload : removed) quota.addUsage(workload.clusterQueue(), workload.usage());
-    }
-
-    private static String reason(AdmittedWorkload victim, String queue, boolean preemptorBorrows) {
-        if (victim.clusterQueue().equals(queue)) return Reasons.IN_CLUSTER_QUEUE;
-        return preemptorBorrows ? Reasons.IN_COHORT_RECLAIM_WHILE_BORROWING : Reasons.IN_COHORT_RECLAMATION;
     }
 
     /**

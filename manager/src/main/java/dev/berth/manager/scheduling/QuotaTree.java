@@ -193,6 +193,23 @@ public final class QuotaTree {
         return height(node.root());
     }
 
+    /**
+     * Kueue's mayReclaimInHierarchy (FindHeightOfLowestSubtreeThatFits' second result): the lowest
+     * subtree with room for {@code amount} more, starting at the queue itself, is smaller than the
+     * whole tree, so preemption may reclaim quota the queue's subtree lends out.
+     */
+    public boolean mayReclaimInHierarchy(String clusterQueue, FlavorResource fr, long amount) {
+        QuotaNode node = node(clusterQueue);
+        if (node.parent == null) return false;
+        if (!borrowingWith(clusterQueue, fr, amount)) return true;
+        long remaining = Amounts.subtract(amount, Math.max(0, Amounts.subtract(node.guaranteedQuota(fr), node.usage(fr))));
+        for (QuotaNode cohort = node.parent; cohort != null; cohort = cohort.parent) {
+            if (Amounts.add(cohort.usage(fr), remaining) <= cohort.subtreeQuota(fr)) return cohort.parent != null;
+            remaining = Amounts.subtract(remaining, Math.max(0, Amounts.subtract(cohort.guaranteedQuota(fr), cohort.usage(fr))));
+        }
+        return false;
+    }
+
     private static int height(QuotaNode cohort) {
         int height = Math.min(cohort.children.size(), 1);
         for (QuotaNode child : cohort.children) {
@@ -285,6 +302,11 @@ public final class QuotaTree {
         for (QuotaNode child : node.children) collectQueues(child, into);
     }
 
+
+    /** The queue's node, for the package's tree walks ({@link HierarchicalReclaim}). */
+    QuotaNode nodeOf(String clusterQueue) {
+        return node(clusterQueue);
+    }
 
     private QuotaNode node(String clusterQueue) {
         QuotaNode node = clusterQueues.get(clusterQueue);
