@@ -144,6 +144,7 @@ public final class AdmissionController {
         WorkloadEntry existing = state.workloads.get(request.key());
         if (existing != null) {
             if (existing.holdsQuota() || existing.finished) {
+                existing.request = existing.request.withMaximumExecutionTimeSeconds(request.maximumExecutionTimeSeconds());
                 existing.active = active;
                 return;
             }
@@ -309,6 +310,7 @@ public final class AdmissionController {
     }
 
     CycleReport schedule(int nominationBudget) {
+        deactivateOverdue();
         if (structureChanged) rebuild();
         if (!passOpen) {
             state.pass++;
@@ -346,6 +348,22 @@ public final class AdmissionController {
         int pending = 0;
         for (PendingQueue queue : state.pending.values()) pending += queue.size();
         return new CycleReport(cycles, nominated, admitted, preempted, pending + state.unplaced.size());
+    }
+
+    /** Deactivates every admitted workload whose maximum execution time ran out (see {@link ExecutionTimeLimit}). */
+    private void deactivateOverdue() {
+        Instant now = now();
+        List<WorkloadEntry> overdue = new ArrayList<>();
+        for (Set<WorkloadEntry> reserved : state.reservedByQueue.values()) {
+            for (WorkloadEntry entry : reserved) {
+                if (ExecutionTimeLimit.exceeded(entry.request, entry.status, now)) overdue.add(entry);
+            }
+        }
+        for (WorkloadEntry entry : overdue) {
+            entry.active = false;
+            evict(entry, ExecutionTimeLimit.EVICTED_REASON, ExecutionTimeLimit.EVICTED_MESSAGE, null, false);
+            write(entry, entry.status.withAccumulatedPastExecutionTimeSeconds(null));
+        }
     }
 
     private void rebuild() {

@@ -63,7 +63,7 @@ final class WorkloadConditions {
             }
         }
         if (!found) checks.add(new AdmissionCheckState(check, state, message == null ? "" : message, now));
-        return new WorkloadStatus(status.conditions(), status.admission(), checks, status.requeueCount());
+        return status.with(status.conditions(), status.admission(), checks, status.requeueCount());
     }
 
     /** Evicted: quota released and (when requeue is true) back in the queue. preemptionReason is null unless preempted. */
@@ -80,7 +80,12 @@ final class WorkloadConditions {
             resetChecks.add(new AdmissionCheckState(check.name(), CheckStates.PENDING, "", now));
         }
         WorkloadStatus next = status(status, now, null, resetChecks, updates.toArray(Condition[]::new));
-        return new WorkloadStatus(next.conditions(), null, next.admissionChecks(), status.requeueCount() + (requeue ? 1 : 0));
+        WorkloadStatus evicted = next.with(next.conditions(), null, next.admissionChecks(), status.requeueCount() + (requeue ? 1 : 0));
+        Condition admitted = status.condition(Conditions.ADMITTED);
+        if (admitted == null || !admitted.status() || admitted.lastTransitionTime() == null) return evicted;
+        long ran = Math.max(0, java.time.Duration.between(admitted.lastTransitionTime(), now).toSeconds());
+        Long before = status.accumulatedPastExecutionTimeSeconds();
+        return evicted.withAccumulatedPastExecutionTimeSeconds(before == null ? ran : before + ran);
     }
 
     static WorkloadStatus finished(WorkloadStatus status, boolean succeeded, String reason, String message, Instant now) {
@@ -104,7 +109,7 @@ final class WorkloadConditions {
                 conditions.set(index, new Condition(update.type(), update.status(), update.reason(), update.message(), changed));
             }
         }
-        return new WorkloadStatus(conditions, admission, checks, status.requeueCount());
+        return status.with(conditions, admission, checks, status.requeueCount());
     }
 
     private static int indexOf(List<Condition> conditions, String type) {

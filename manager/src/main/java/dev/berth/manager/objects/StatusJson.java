@@ -38,7 +38,14 @@ public final class StatusJson {
                 if (check.lastTransitionTime() != null) entry.put("lastTransitionTime", timestamp(check.lastTransitionTime()));
             }
         }
-        if (status.requeueCount() > 0) json.putObject("requeueState").put("count", status.requeueCount());
+        if (status.requeueCount() > 0 || status.requeueAt() != null) {
+            ObjectNode requeueState = json.putObject("requeueState");
+            if (status.requeueCount() > 0) requeueState.put("count", status.requeueCount());
+            if (status.requeueAt() != null) requeueState.put("requeueAt", timestamp(status.requeueAt()));
+        }
+        if (status.accumulatedPastExecutionTimeSeconds() != null) {
+            json.put("accumulatedPastExecutionTimeSeconds", status.accumulatedPastExecutionTimeSeconds());
+        }
         return json;
     }
 
