@@ -36,6 +36,8 @@ public final class StatusJson {
                 entry.put("state", check.state());
                 if (check.message() != null) entry.put("message", check.message());
                 if (check.lastTransitionTime() != null) entry.put("lastTransitionTime", timestamp(check.lastTransitionTime()));
+                if (check.retryCount() > 0) entry.put("retryCount", check.retryCount());
+                if (check.requeueAfterSeconds() != null) entry.put("requeueAfterSeconds", check.requeueAfterSeconds());
             }
         }
         if (status.requeueCount() > 0 || status.requeueAt() != null) {

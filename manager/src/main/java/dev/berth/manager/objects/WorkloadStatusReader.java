@@ -103,8 +103,12 @@ final class WorkloadStatusReader {
             if (state != null && !CHECK_STATES.contains(state)) {
                 causes.add(FieldCause.notSupported(itemPath + ".state", state, CHECK_STATES));
             }
+            JsonNode requeueAfter = entry.path("requeueAfterSeconds");
+            Integer requeueAfterSeconds = requeueAfter.isMissingNode() || requeueAfter.isNull() ? null
+                    : integer(requeueAfter, itemPath + ".requeueAfterSeconds");
             checks.add(new AdmissionCheckState(requiredText(entry, "name", itemPath), state,
-                    optionalText(entry, "message", itemPath), time(entry.path("lastTransitionTime"), itemPath + ".lastTransitionTime")));
+                    optionalText(entry, "message", itemPath), time(entry.path("lastTransitionTime"), itemPath + ".lastTransitionTime"),
+                    integer(entry.path("retryCount"), itemPath + ".retryCount"), requeueAfterSeconds));
         }
         return checks;
     }
