@@ -75,7 +75,9 @@ final class RemoteWorkloads {
             state.find(Resources.RESOURCE_FLAVORS.resource(), "", flavor)
                     .ifPresent(object -> spec.getFlavors().add(definition(ResourceFlavorDecoder.decode(object))));
         }
-        spec.setTemplate(JSON.convertValue(template(state, workload), Map.class));
+        ObjectNode template = template(state, workload);
+        AdmittedTemplate.apply(template, workload, admission);
+        spec.setTemplate(JSON.convertValue(template, Map.class));
         RemoteWorkload attempt = new RemoteWorkload();
         attempt.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name)
                 .addToLabels(Labels.ORIGIN, origin).addToLabels(Labels.ATTEMPT_ID, attemptId).addToLabels(Labels.WORKLOAD_NAME, name)
