@@ -122,6 +122,15 @@ final class RemoteWorkloads {
         return list;
     }
 
+    /** The check message of a Workload nothing would run: created on its own, with no Job, JobSet or Pod behind it. */
+    static final String NOTHING_TO_RUN = "nothing to run: no Job, JobSet or Pod owns this Workload; its quota stays reserved, "
+            + "as Kueue keeps it, until the Workload is deleted or finished";
+
+    /** Whether a Job, JobSet or Pod the workload stands for is stored: without one there is nothing to send a worker. */
+    static boolean hasSomethingToRun(ManagerState state, ObjectNode workload) {
+        return !owners(state, workload, workload.path("metadata").path("namespace").asText()).isEmpty();
+    }
+
     /** The stored owner object of a workload that a job kind created, if any. */
     static Optional<ObjectKey> ownerKey(ObjectNode workload) {
         String namespace = workload.path("metadata").path("namespace").asText();

@@ -196,6 +196,23 @@ class DispatchEndToEndTest {
     }
 
     @Test
+    void aWorkloadWithNoJobBehindItReservesQuotaIsNotDispatchedAndExplainSaysThereIsNothingToRun() throws Exception {
+        apply(KUEUE, "workloads", "team-a", "{\"kind\":\"Workload\",\"metadata\":{\"name\":\"bare\"},\"spec\":{"
+                + "\"queueName\":\"lq\",\"podSets\":[{\"name\":\"main\",\"count\":2,\"template\":{\"spec\":{\"containers\":[{"
+                + "\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}}}]}}");
+
+        JsonNode reserved = await().atMost(WAIT).until(this::workload, w -> w != null
+                && w.path("status").path("admissionChecks").path(0).path("message").asText().startsWith("nothing to run"));
+
+        assertThat(condition(reserved, "QuotaReserved")).isEqualTo("True");
+        assertThat(get(KUEUE + "/clusterqueues/cq").path("status").path("reservingWorkloads").asInt()).isEqualTo(1);
+        assertThat(attempt("roomy")).isNull();
+        assertThat(attempt("small")).isNull();
+        JsonNode explanation = get(KUEUE + "/namespaces/team-a/workloads/bare/explain");
+        assertThat(explanation.path("answer").asText()).contains("nothing to run: no Job, JobSet or Pod owns this Workload");
+    }
+
+    @Test
     void aWorkloadThatARestartedManagersFirstPassAdmitsIsDispatched() throws Exception {
         assertThat(send("PATCH", KUEUE + "/clusterqueues/cq", "application/merge-patch+json",
                 "{\"spec\":{\"stopPolicy\":\"Hold\"}}").statusCode()).isEqualTo(200);
