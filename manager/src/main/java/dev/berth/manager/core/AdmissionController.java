@@ -263,6 +263,7 @@ public final class AdmissionController {
         String reason = Reasons.DEACTIVATED + "DueTo" + Reasons.ADMISSION_CHECK;
         String message = "The workload is deactivated due to " + CheckStateMessages.describe(entry.status, CheckStates.REJECTED);
         entry.active = false;
+        entry.status = entry.status.withRequeueAt(null); // Kueue clears the backoff of a deactivated workload
         if (entry.holdsQuota()) {
             evict(entry, reason, message, null, false);
         } else {
@@ -294,6 +295,7 @@ public final class AdmissionController {
         if (entry == null || entry.finished || entry.active == active) return;
         if (!active) {
             entry.active = false;
+            entry.status = entry.status.withRequeueAt(null); // Kueue clears the backoff of a deactivated workload
             if (entry.holdsQuota()) {
                 evict(entry, Reasons.DEACTIVATED, "The workload is deactivated", null, false);
             } else {

@@ -109,6 +109,7 @@ class AdmissionCheckSemanticsTest {
                     assertThat(s.sink.active.get(key("team/w"))).isFalse();
                     assertThat(s.condition("team/w", Conditions.EVICTED).message())
                             .isEqualTo("The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\"");
+                    assertThat(s.status("team/w").requeueAt()).as("the backoff ends with the deactivation").isNull();
                     s.clock.advance(java.time.Duration.ofSeconds(700));
                     s.schedule();
                     assertThat(s.reserved("team/w")).isFalse();
