@@ -8,6 +8,8 @@ public final class Annotations {
     public static final String POD_GROUP_TOTAL_COUNT = "kueue.x-k8s.io/pod-group-total-count";
     /** The smallest parallelism a Job accepts: partial admission. */
     public static final String JOB_MIN_PARALLELISM = "kueue.x-k8s.io/job-min-parallelism";
+    /** With "true", Kueue sets a partially admitted Job's completions to its reduced parallelism too. */
+    public static final String JOB_COMPLETIONS_EQUAL_PARALLELISM = "kueue.x-k8s.io/job-completions-equal-parallelism";
     /** The leadership epoch of the manager replica that wrote an object to a worker cluster. */
     public static final String FENCING_EPOCH = "berth.dev/fencing-epoch";
     /** When the dispatch lease of an attempt expires unless the manager renews it (RFC 3339). */

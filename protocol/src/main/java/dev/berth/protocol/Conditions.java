@@ -38,6 +38,8 @@ public final class Conditions {
         public static final String LOCAL_QUEUE_STOPPED = "LocalQueueStopped";
         public static final String ADMISSION_CHECK = "AdmissionCheck";
         public static final String DEACTIVATED = "Deactivated";
+        /** Kueue's underlying cause when spec.maximumExecutionTimeSeconds ran out. */
+        public static final String MAXIMUM_EXECUTION_TIME_EXCEEDED = "MaximumExecutionTimeExceeded";
         public static final String INACTIVE_WORKLOAD = "InactiveWorkload";
         public static final String SUCCEEDED = "Succeeded";
         public static final String FAILED = "Failed";

@@ -6,6 +6,8 @@ public final class Labels {
 
     /** The LocalQueue a job is submitted to. */
     public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+    /** A Job label Kueue copies into its Workload's spec.maximumExecutionTimeSeconds. */
+    public static final String MAX_EXEC_TIME_SECONDS = "kueue.x-k8s.io/max-exec-time-seconds";
     /** Kueue's label on the pods it manages (its pod webhook sets it). */
     public static final String MANAGED = "kueue.x-k8s.io/managed";
     /** The WorkloadPriorityClass of a job. */

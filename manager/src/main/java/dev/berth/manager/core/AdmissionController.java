@@ -56,6 +56,8 @@ public final class AdmissionController {
     private boolean structureChanged = true;
     private long requeueSequence;
     private AdmissionListener listener = AdmissionListener.NONE;
+    /** Evicted workloads waiting out status.requeueState.requeueAt before they are queued again. */
+    private final Set<WorkloadEntry> backingOff = new LinkedHashSet<>();
 
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
@@ -144,6 +146,7 @@ public final class AdmissionController {
         WorkloadEntry existing = state.workloads.get(request.key());
         if (existing != null) {
             if (existing.holdsQuota() || existing.finished) {
+                existing.request = existing.request.withMaximumExecutionTimeSeconds(request.maximumExecutionTimeSeconds());
                 existing.active = active;
                 return;
             }
@@ -212,21 +215,32 @@ public final class AdmissionController {
     }
 
     public void setAdmissionCheckState(WorkloadKey key, String check, String state, String message) {
+        setAdmissionCheckState(key, check, state, message, null);
+    }
+
+    /**
+     * A check's new state. Retry evicts the workload (quota released, checks back to Pending) and,
+     * with requeueAfterSeconds, keeps it out of its queue until status.requeueState.requeueAt, as
+     * Kueue does; Rejected deactivates it (spec.active=false) whether or not it holds quota.
+     */
+    public void setAdmissionCheckState(WorkloadKey key, String check, String state, String message, Integer requeueAfterSeconds) {
         WorkloadEntry entry = this.state.workloads.get(key);
         if (entry == null || entry.finished) return;
-        entry.status = WorkloadConditions.checkState(entry.status, check, state, message, now());
+        entry.status = WorkloadConditions.checkState(entry.status, check, state, message, requeueAfterSeconds, now());
+        if (CheckStates.REJECTED.equals(state)) {
+            deactivateForRejectedCheck(entry);
+            return;
+        }
         if (!entry.holdsQuota()) {
             write(entry, entry.status);
             return;
         }
         switch (state) {
-            case CheckStates.RETRY -> evict(entry, Reasons.ADMISSION_CHECK,
-                    "At least one admission check is false: " + check + (message == null || message.isBlank() ? "" : ": " + message), null, true);
-            case CheckStates.REJECTED -> {
-                entry.active = false;
-                evict(entry, Reasons.DEACTIVATED,
-                        "The workload is deactivated due to rejected admission check(s): " + check
-                                + (message == null || message.isBlank() ? "" : ": " + message), null, false);
+            case CheckStates.RETRY -> {
+                String evictedMessage = "Evicted due to " + CheckStateMessages.describe(entry.status, CheckStates.RETRY);
+                Instant requeueAt = requeueAfterSeconds == null || requeueAfterSeconds <= 0 ? null : now().plusSeconds(requeueAfterSeconds);
+                entry.status = entry.status.withRequeueAt(requeueAt);
+                evict(entry, Reasons.ADMISSION_CHECK, evictedMessage, null, true);
             }
             case CheckStates.READY -> {
                 if (allChecksReady(entry)) {
@@ -240,6 +254,21 @@ public final class AdmissionController {
                 write(entry, entry.status);
             }
             default -> write(entry, entry.status);
+        }
+        queueStatus.touched(entry);
+    }
+
+    /** Kueue's reconcileCheckBasedEviction for Rejected: spec.active=false, Evicted DeactivatedDueToAdmissionCheck. */
+    private void deactivateForRejectedCheck(WorkloadEntry entry) {
+        String reason = Reasons.DEACTIVATED + "DueTo" + Reasons.ADMISSION_CHECK;
+        String message = "The workload is deactivated due to " + CheckStateMessages.describe(entry.status, CheckStates.REJECTED);
+        entry.active = false;
+        entry.status = entry.status.withRequeueAt(null); // Kueue clears the backoff of a deactivated workload
+        if (entry.holdsQuota()) {
+            evict(entry, reason, message, null, false);
+        } else {
+            unqueue(entry);
+            write(entry, WorkloadConditions.evicted(entry.status, reason, message, null, false, now()));
         }
         queueStatus.touched(entry);
     }
@@ -266,6 +295,7 @@ public final class AdmissionController {
         if (entry == null || entry.finished || entry.active == active) return;
         if (!active) {
             entry.active = false;
+            entry.status = entry.status.withRequeueAt(null); // Kueue clears the backoff of a deactivated workload
             if (entry.holdsQuota()) {
                 evict(entry, Reasons.DEACTIVATED, "The workload is deactivated", null, false);
             } else {
@@ -309,6 +339,8 @@ public final class AdmissionController {
     }
 
     CycleReport schedule(int nominationBudget) {
+        deactivateOverdue();
+        requeueAfterBackoff();
         if (structureChanged) rebuild();
         if (!passOpen) {
             state.pass++;
@@ -346,6 +378,35 @@ public final class AdmissionController {
         int pending = 0;
         for (PendingQueue queue : state.pending.values()) pending += queue.size();
         return new CycleReport(cycles, nominated, admitted, preempted, pending + state.unplaced.size());
+    }
+
+    /** Deactivates every admitted workload whose maximum execution time ran out (see {@link ExecutionTimeLimit}). */
+    private void deactivateOverdue() {
+        Instant now = now();
+        List<WorkloadEntry> overdue = new ArrayList<>();
+        for (Set<WorkloadEntry> reserved : state.reservedByQueue.values()) {
+            for (WorkloadEntry entry : reserved) {
+                if (ExecutionTimeLimit.exceeded(entry.request, entry.status, now)) overdue.add(entry);
+            }
+        }
+        for (WorkloadEntry entry : overdue) {
+            entry.active = false;
+            evict(entry, ExecutionTimeLimit.EVICTED_REASON, ExecutionTimeLimit.EVICTED_MESSAGE, null, false);
+            write(entry, entry.status.withAccumulatedPastExecutionTimeSeconds(null));
+        }
+    }
+
+    /** Queues again the workloads whose status.requeueState.requeueAt has passed (Kueue: Requeued=True, BackoffFinished). */
+    private void requeueAfterBackoff() {
+        if (backingOff.isEmpty()) return;
+        Instant now = now();
+        for (WorkloadEntry entry : List.copyOf(backingOff)) {
+            if (entry.status.requeueAt() != null && entry.status.requeueAt().isAfter(now)) continue;
+            backingOff.remove(entry);
+            write(entry, WorkloadConditions.backoffFinished(entry.status, now));
+            enqueue(entry);
+            queueStatus.touched(entry);
+        }
     }
 
     private void rebuild() {
@@ -497,6 +558,10 @@ public final class AdmissionController {
 
     private void enqueue(WorkloadEntry entry) {
         if (!entry.active || entry.finished || entry.holdsQuota()) return;
+        if (entry.status.requeueAt() != null && entry.status.requeueAt().isAfter(now())) {
+            backingOff.add(entry);
+            return;
+        }
         if (structureChanged) {
             state.unplaced.add(entry);
             return;
@@ -530,6 +595,7 @@ public final class AdmissionController {
     }
 
     private void unqueue(WorkloadEntry entry) {
+        backingOff.remove(entry);
         if (state.releaseHold(entry)) state.capacityFreed(entry.clusterQueue);
         if (entry.clusterQueue != null) {
             PendingQueue queue = state.pending.get(entry.clusterQueue);

@@ -50,20 +50,22 @@ final class WorkloadConditions {
                 new Condition(Conditions.ADMITTED, true, Reasons.ADMITTED, "The workload is admitted", now));
     }
 
-    static WorkloadStatus checkState(WorkloadStatus status, String check, String state, String message, Instant now) {
+    static WorkloadStatus checkState(WorkloadStatus status, String check, String state, String message,
+                                     Integer requeueAfterSeconds, Instant now) {
         List<AdmissionCheckState> checks = new ArrayList<>();
         boolean found = false;
         for (AdmissionCheckState existing : status.admissionChecks()) {
             if (existing.name().equals(check)) {
                 Instant changed = existing.state().equals(state) ? existing.lastTransitionTime() : now;
-                checks.add(new AdmissionCheckState(check, state, message == null ? "" : message, changed));
+                checks.add(new AdmissionCheckState(check, state, message == null ? "" : message, changed,
+                        existing.retryCount(), requeueAfterSeconds));
                 found = true;
             } else {
                 checks.add(existing);
             }
         }
-        if (!found) checks.add(new AdmissionCheckState(check, state, message == null ? "" : message, now));
-        return new WorkloadStatus(status.conditions(), status.admission(), checks, status.requeueCount());
+        if (!found) checks.add(new AdmissionCheckState(check, state, message == null ? "" : message, now, 0, requeueAfterSeconds));
+        return status.with(status.conditions(), status.admission(), checks, status.requeueCount());
     }
 
     /** Evicted: quota released and (when requeue is true) back in the queue. preemptionReason is null unless preempted. */
@@ -77,10 +79,23 @@ final class WorkloadConditions {
         if (requeue) updates.add(new Condition(Conditions.REQUEUED, true, reason, message, now));
         List<AdmissionCheckState> resetChecks = new ArrayList<>();
         for (AdmissionCheckState check : status.admissionChecks()) {
-            resetChecks.add(new AdmissionCheckState(check.name(), CheckStates.PENDING, "", now));
+            // Kueue's resetChecksOnEviction: back to Pending, counting the Retry that caused this eviction
+            int retries = check.retryCount() + (CheckStates.RETRY.equals(check.state()) ? 1 : 0);
+            resetChecks.add(new AdmissionCheckState(check.name(), CheckStates.PENDING, "", now, retries, check.requeueAfterSeconds()));
         }
         WorkloadStatus next = status(status, now, null, resetChecks, updates.toArray(Condition[]::new));
-        return new WorkloadStatus(next.conditions(), null, next.admissionChecks(), status.requeueCount() + (requeue ? 1 : 0));
+        WorkloadStatus evicted = next.with(next.conditions(), null, next.admissionChecks(), status.requeueCount() + (requeue ? 1 : 0));
+        Condition admitted = status.condition(Conditions.ADMITTED);
+        if (admitted == null || !admitted.status() || admitted.lastTransitionTime() == null) return evicted;
+        long ran = Math.max(0, java.time.Duration.between(admitted.lastTransitionTime(), now).toSeconds());
+        Long before = status.accumulatedPastExecutionTimeSeconds();
+        return evicted.withAccumulatedPastExecutionTimeSeconds(before == null ? ran : before + ran);
+    }
+
+    /** The requeueAt of a backoff has passed: it is cleared and Requeued turns True with reason BackoffFinished. */
+    static WorkloadStatus backoffFinished(WorkloadStatus status, Instant now) {
+        return status(status, now, status.admission(), status.admissionChecks(),
+                new Condition(Conditions.REQUEUED, true, "BackoffFinished", "The workload backoff was finished", now)).withRequeueAt(null);
     }
 
     static WorkloadStatus finished(WorkloadStatus status, boolean succeeded, String reason, String message, Instant now) {
@@ -104,7 +119,7 @@ final class WorkloadConditions {
                 conditions.set(index, new Condition(update.type(), update.status(), update.reason(), update.message(), changed));
             }
         }
-        return new WorkloadStatus(conditions, admission, checks, status.requeueCount());
+        return status.with(conditions, admission, checks, status.requeueCount());
     }
 
     private static int indexOf(List<Condition> conditions, String type) {

@@ -36,9 +36,18 @@ public final class StatusJson {
                 entry.put("state", check.state());
                 if (check.message() != null) entry.put("message", check.message());
                 if (check.lastTransitionTime() != null) entry.put("lastTransitionTime", timestamp(check.lastTransitionTime()));
+                if (check.retryCount() > 0) entry.put("retryCount", check.retryCount());
+                if (check.requeueAfterSeconds() != null) entry.put("requeueAfterSeconds", check.requeueAfterSeconds());
             }
         }
-        if (status.requeueCount() > 0) json.putObject("requeueState").put("count", status.requeueCount());
+        if (status.requeueCount() > 0 || status.requeueAt() != null) {
+            ObjectNode requeueState = json.putObject("requeueState");
+            if (status.requeueCount() > 0) requeueState.put("count", status.requeueCount());
+            if (status.requeueAt() != null) requeueState.put("requeueAt", timestamp(status.requeueAt()));
+        }
+        if (status.accumulatedPastExecutionTimeSeconds() != null) {
+            json.put("accumulatedPastExecutionTimeSeconds", status.accumulatedPastExecutionTimeSeconds());
+        }
         return json;
     }
 

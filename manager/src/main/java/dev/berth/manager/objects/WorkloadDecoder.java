@@ -36,10 +36,20 @@ public final class WorkloadDecoder {
             podSets.add(podSet);
         }
         int priority = spec.path("priority").asInt(0);
+        Long maximumExecutionTime = maximumExecutionTimeSeconds(spec.path("maximumExecutionTimeSeconds"), causes);
         String name = metadata.path("name").asText("");
         if (!causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.WORKLOAD, name, causes);
         return new WorkloadRequest(WorkloadKey.of(metadata.path("namespace").asText(""), name),
-                spec.path("queueName").asText(""), priority, creationMillis, podSets);
+                spec.path("queueName").asText(""), priority, creationMillis, podSets, maximumExecutionTime);
+    }
+
+    /** spec.maximumExecutionTimeSeconds: absent, or an integer of at least 1 (Kueue's CRD minimum). */
+    private static Long maximumExecutionTimeSeconds(JsonNode value, List<FieldCause> causes) {
+        if (value.isMissingNode() || value.isNull()) return null;
+        if (value.isIntegralNumber() && value.canConvertToInt() && value.intValue() >= 1) return value.longValue();
+        causes.add(FieldCause.invalid("spec.maximumExecutionTimeSeconds",
+                "Invalid value: " + value + ": spec.maximumExecutionTimeSeconds in body should be greater than or equal to 1"));
+        return null;
     }
 
     /** spec.active, true unless set to false. */

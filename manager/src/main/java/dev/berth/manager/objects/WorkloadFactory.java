@@ -245,7 +245,22 @@ public final class WorkloadFactory {
         spec.putArray("podSets");
         spec.put("priority", 0);
         spec.put("active", true);
+        maximumExecutionTime(owner).ifPresent(seconds -> spec.put("maximumExecutionTimeSeconds", seconds));
         return workload;
+    }
+
+    /**
+     * The Job's kueue.x-k8s.io/max-exec-time-seconds label, which Kueue copies into the Workload's
+     * spec.maximumExecutionTimeSeconds; a value that is not a positive integer is left out, as Kueue does.
+     */
+    static java.util.OptionalInt maximumExecutionTime(JsonNode owner) {
+        String label = owner.path("metadata").path("labels").path(Labels.MAX_EXEC_TIME_SECONDS).asText("");
+        try {
+            int seconds = Integer.parseInt(label);
+            return seconds > 0 ? java.util.OptionalInt.of(seconds) : java.util.OptionalInt.empty();
+        } catch (NumberFormatException notANumber) {
+            return java.util.OptionalInt.empty();
+        }
     }
 
     private static ObjectNode ownerReference(JsonNode owner, String defaultApiVersion, String kind, boolean controller) {

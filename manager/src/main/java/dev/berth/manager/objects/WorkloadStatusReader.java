@@ -37,8 +37,12 @@ final class WorkloadStatusReader {
         Admission admission = reader.admission(status.path("admission"), "status.admission");
         List<AdmissionCheckState> checks = reader.checks(status.path("admissionChecks"), "status.admissionChecks");
         int requeueCount = reader.integer(status.path("requeueState").path("count"), "status.requeueState.count");
+        java.time.Instant requeueAt = reader.time(status.path("requeueState").path("requeueAt"), "status.requeueState.requeueAt");
+        JsonNode accumulated = status.path("accumulatedPastExecutionTimeSeconds");
+        Long accumulatedSeconds = accumulated.isMissingNode() || accumulated.isNull() ? null
+                : (long) reader.integer(accumulated, "status.accumulatedPastExecutionTimeSeconds");
         if (!reader.causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.WORKLOAD, "", reader.causes);
-        return new WorkloadStatus(conditions, admission, checks, requeueCount);
+        return new WorkloadStatus(conditions, admission, checks, requeueCount, requeueAt, accumulatedSeconds);
     }
 
     private List<Condition> conditions(JsonNode array, String path) {
@@ -99,8 +103,12 @@ final class WorkloadStatusReader {
             if (state != null && !CHECK_STATES.contains(state)) {
                 causes.add(FieldCause.notSupported(itemPath + ".state", state, CHECK_STATES));
             }
+            JsonNode requeueAfter = entry.path("requeueAfterSeconds");
+            Integer requeueAfterSeconds = requeueAfter.isMissingNode() || requeueAfter.isNull() ? null
+                    : integer(requeueAfter, itemPath + ".requeueAfterSeconds");
             checks.add(new AdmissionCheckState(requiredText(entry, "name", itemPath), state,
-                    optionalText(entry, "message", itemPath), time(entry.path("lastTransitionTime"), itemPath + ".lastTransitionTime")));
+                    optionalText(entry, "message", itemPath), time(entry.path("lastTransitionTime"), itemPath + ".lastTransitionTime"),
+                    integer(entry.path("retryCount"), itemPath + ".retryCount"), requeueAfterSeconds));
         }
         return checks;
     }

@@ -170,6 +170,10 @@ final class Dispatcher implements ClusterEvents {
         var config = configName == null ? null : state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName)
                 .map(MultiKueueDecoder::decodeConfig).orElse(null);
         if (workload == null) return;
+        if (!RemoteWorkloads.hasSomethingToRun(state, workload)) {
+            pending(key, check, RemoteWorkloads.NOTHING_TO_RUN);
+            return;
+        }
         if (config == null) {
             pending(key, check, "MultiKueueConfig " + configName + " not found");
             return;

@@ -75,7 +75,9 @@ final class RemoteWorkloads {
             state.find(Resources.RESOURCE_FLAVORS.resource(), "", flavor)
                     .ifPresent(object -> spec.getFlavors().add(definition(ResourceFlavorDecoder.decode(object))));
         }
-        spec.setTemplate(JSON.convertValue(template(state, workload), Map.class));
+        ObjectNode template = template(state, workload);
+        AdmittedTemplate.apply(template, workload, admission);
+        spec.setTemplate(JSON.convertValue(template, Map.class));
         RemoteWorkload attempt = new RemoteWorkload();
         attempt.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name)
                 .addToLabels(Labels.ORIGIN, origin).addToLabels(Labels.ATTEMPT_ID, attemptId).addToLabels(Labels.WORKLOAD_NAME, name)
@@ -118,6 +120,15 @@ final class RemoteWorkloads {
         ArrayNode items = list.putArray("items");
         owners.forEach(items::add);
         return list;
+    }
+
+    /** The check message of a Workload nothing would run: created on its own, with no Job, JobSet or Pod behind it. */
+    static final String NOTHING_TO_RUN = "nothing to run: no Job, JobSet or Pod owns this Workload; its quota stays reserved, "
+            + "as Kueue keeps it, until the Workload is deleted or finished";
+
+    /** Whether a Job, JobSet or Pod the workload stands for is stored: without one there is nothing to send a worker. */
+    static boolean hasSomethingToRun(ManagerState state, ObjectNode workload) {
+        return !owners(state, workload, workload.path("metadata").path("namespace").asText()).isEmpty();
     }
 
     /** The stored owner object of a workload that a job kind created, if any. */

@@ -38,9 +38,23 @@ final class StoreStatusSink implements StatusSink {
             for (String kept : DISPATCH_FIELDS) {
                 if (before.has(kept)) written.set(kept, before.get(kept));
             }
+            keepPodSetUpdates(before, written);
         }
         state.store.replaceStatus(objectKey, written, null);
         if (state.dispatcher != null) state.dispatcher.workloadChanged(key);
+    }
+
+    /** The podSetUpdates a check's controller wrote with Ready stay while the check stays Ready (the controller does not model them). */
+    private static void keepPodSetUpdates(ObjectNode before, ObjectNode written) {
+        for (com.fasterxml.jackson.databind.JsonNode old : before.path("admissionChecks")) {
+            if (!old.has("podSetUpdates")) continue;
+            for (com.fasterxml.jackson.databind.JsonNode now : written.path("admissionChecks")) {
+                if (now.path("name").equals(old.path("name")) && dev.berth.protocol.Conditions.CheckStates.READY.equals(now.path("state").asText())
+                        && now instanceof ObjectNode check) {
+                    check.set("podSetUpdates", old.get("podSetUpdates"));
+                }
+            }
+        }
     }
 
     /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block, history and holds. */

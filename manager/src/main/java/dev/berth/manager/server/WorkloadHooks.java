@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
+import dev.berth.manager.core.AdmissionCheckBackoff;
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.Condition;
 import dev.berth.manager.core.WorkloadStatus;
@@ -78,7 +79,7 @@ final class WorkloadHooks implements ObjectHooks {
         for (AdmissionCheckState check : written.admissionChecks()) {
             AdmissionCheckState before = findCheck(current, check.name());
             if (before == null || !before.state().equals(check.state())) {
-                state.controller.setAdmissionCheckState(key, check.name(), check.state(), check.message());
+                state.controller.setAdmissionCheckState(key, check.name(), check.state(), check.message(), requeueAfter(check, before));
             }
         }
         Condition finished = written.condition(Conditions.FINISHED);
@@ -87,6 +88,17 @@ final class WorkloadHooks implements ObjectHooks {
             state.controller.finish(key, succeeded, finished.reason(), finished.message());
         }
         state.reschedule();
+    }
+
+    /**
+     * How long a Retry from a check's controller keeps the workload out of its queue: the
+     * requeueAfterSeconds it wrote, else Kueue's ProvisioningRequest default backoff for the retry's number.
+     */
+    private static Integer requeueAfter(AdmissionCheckState written, AdmissionCheckState before) {
+        if (!Conditions.CheckStates.RETRY.equals(written.state())) return null;
+        if (written.requeueAfterSeconds() != null) return written.requeueAfterSeconds();
+        int retries = before == null ? 0 : before.retryCount();
+        return AdmissionCheckBackoff.requeueAfterSeconds(retries + 1);
     }
 
     private static AdmissionCheckState findCheck(WorkloadStatus status, String name) {

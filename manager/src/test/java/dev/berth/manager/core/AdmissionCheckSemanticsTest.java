@@ -58,6 +58,9 @@ class AdmissionCheckSemanticsTest {
                     WorkloadStatus retried = s.status("team/w");
                     assertThat(retried.isTrue(Conditions.QUOTA_RESERVED)).isFalse();
                     assertThat(retried.condition(Conditions.EVICTED).reason()).isEqualTo("AdmissionCheck");
+                    assertThat(retried.condition(Conditions.EVICTED).message())
+                            .isEqualTo("Evicted due to AdmissionCheck in Retry state: \"prov\" (no capacity)");
+                    assertThat(retried.requeueAt()).isNull();
                     assertThat(retried.isTrue(Conditions.REQUEUED)).isTrue();
                     assertThat(retried.admissionChecks()).extracting(AdmissionCheckState::state)
                             .containsOnly(CheckStates.PENDING);
@@ -66,13 +69,60 @@ class AdmissionCheckSemanticsTest {
                     assertThat(s.reserved("team/w")).isTrue();
                     assertThat(s.admitted("team/w")).isFalse();
                 }),
+                row("Retry with requeueAfterSeconds keeps the workload out of its queue until requeueState.requeueAt", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "4"));
+                    s.run(s.w("team", "other").request("cpu", "4"));
+                    java.time.Instant retriedAt = s.clock.instant();
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.RETRY, "no capacity", 60);
+                    WorkloadStatus retried = s.status("team/w");
+                    assertThat(retried.requeueAt()).isEqualTo(retriedAt.plusSeconds(60));
+                    assertThat(retried.requeueCount()).isEqualTo(1);
+                    assertThat(retried.admissionChecks()).filteredOn(c -> c.name().equals("prov"))
+                            .extracting(AdmissionCheckState::retryCount).containsExactly(1);
+                    assertThat(s.usage("team", "default/cpu")).isZero();
+                    s.schedule();
+                    assertThat(s.reserved("team/other")).as("the freed quota goes to the next workload").isTrue();
+                    s.finish("team/other");
+                    s.clock.advance(java.time.Duration.ofSeconds(50));
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).as("still backing off").isFalse();
+                    assertThat(s.controller.pendingIn("team")).doesNotContain(key("team/w"));
+                    s.clock.advance(java.time.Duration.ofSeconds(10));
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.status("team/w").requeueAt()).isNull();
+                    assertThat(s.condition("team/w", Conditions.REQUEUED).reason()).isEqualTo("QuotaReserved");
+                }),
+                row("without requeueAfterSeconds from the check, Berth backs off like Kueue's ProvisioningRequest check: 60s doubling up to 1800s", s -> {
+                    assertThat(AdmissionCheckBackoff.requeueAfterSeconds(1)).isEqualTo(60);
+                    assertThat(AdmissionCheckBackoff.requeueAfterSeconds(2)).isEqualTo(120);
+                    assertThat(AdmissionCheckBackoff.requeueAfterSeconds(5)).isEqualTo(960);
+                    assertThat(AdmissionCheckBackoff.requeueAfterSeconds(6)).isEqualTo(1800);
+                    assertThat(AdmissionCheckBackoff.requeueAfterSeconds(40)).isEqualTo(1800);
+                }),
+                row("Rejected on a workload that holds no quota deactivates it too", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.RETRY, "", 600);
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.REJECTED, "");
+                    assertThat(s.sink.active.get(key("team/w"))).isFalse();
+                    assertThat(s.condition("team/w", Conditions.EVICTED).message())
+                            .isEqualTo("The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\"");
+                    assertThat(s.status("team/w").requeueAt()).as("the backoff ends with the deactivation").isNull();
+                    s.clock.advance(java.time.Duration.ofSeconds(700));
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).isFalse();
+                }),
                 row("Rejected deactivates the workload and evicts it for good", s -> {
                     twoChecks(s);
                     s.run(s.w("team", "w").request("cpu", "1"));
                     s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.REJECTED, "not allowed");
                     s.schedule();
                     assertThat(s.sink.active.get(key("team/w"))).isFalse();
-                    assertThat(s.condition("team/w", Conditions.EVICTED).reason()).isEqualTo("Deactivated");
+                    assertThat(s.condition("team/w", Conditions.EVICTED).reason()).isEqualTo("DeactivatedDueToAdmissionCheck");
+                    assertThat(s.condition("team/w", Conditions.EVICTED).message())
+                            .isEqualTo("The workload is deactivated due to AdmissionCheck in Rejected state: \"prov\" (not allowed)");
                     assertThat(s.reserved("team/w")).isFalse();
                     assertThat(s.usage("team", "default/cpu")).isZero();
                     assertThat(s.controller.pendingIn("team")).isEmpty();

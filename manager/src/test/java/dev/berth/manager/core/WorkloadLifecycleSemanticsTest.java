@@ -123,6 +123,40 @@ class WorkloadLifecycleSemanticsTest {
                     s.schedule();
                     assertThat(s.admitted("team/w")).isTrue();
                 }),
+                row("maximumExecutionTimeSeconds: when the admitted time runs out the workload is deactivated with Kueue's reason", s -> {
+                    team(s);
+                    s.run(s.w("team", "w").request("cpu", "8").maximumExecutionTimeSeconds(60));
+                    s.run(s.w("team", "next").request("cpu", "8"));
+                    s.clock.advance(java.time.Duration.ofSeconds(50));
+                    s.schedule();
+                    assertThat(s.admitted("team/w")).isTrue();
+                    s.clock.advance(java.time.Duration.ofSeconds(10));
+                    s.schedule();
+                    assertThat(s.sink.active.get(key("team/w"))).isFalse();
+                    Condition evicted = s.condition("team/w", Conditions.EVICTED);
+                    assertThat(evicted.reason()).isEqualTo("DeactivatedDueToMaximumExecutionTimeExceeded");
+                    assertThat(evicted.message()).isEqualTo("The workload is deactivated due to exceeding the maximum execution time");
+                    assertThat(s.status("team/w").accumulatedPastExecutionTimeSeconds()).isNull();
+                    assertThat(s.reserved("team/w")).isFalse();
+                    assertThat(s.controller.pendingIn("team")).doesNotContain(key("team/w"));
+                    assertThat(s.admitted("team/next")).isTrue();
+                }),
+                row("maximumExecutionTimeSeconds counts the time admitted before an eviction (accumulatedPastExecutionTimeSeconds)", s -> {
+                    team(s);
+                    s.run(s.w("team", "w").request("cpu", "8").maximumExecutionTimeSeconds(100));
+                    s.clock.advance(java.time.Duration.ofSeconds(39));
+                    s.controller.evict(key("team/w"), "ClusterLost", "the worker cluster was lost");
+                    assertThat(s.status("team/w").accumulatedPastExecutionTimeSeconds()).isEqualTo(39);
+                    s.schedule();
+                    assertThat(s.admitted("team/w")).isTrue();
+                    s.clock.advance(java.time.Duration.ofSeconds(58));
+                    s.schedule();
+                    assertThat(s.admitted("team/w")).isTrue();
+                    s.clock.advance(java.time.Duration.ofSeconds(1));
+                    s.schedule();
+                    assertThat(s.condition("team/w", Conditions.EVICTED).reason()).isEqualTo("DeactivatedDueToMaximumExecutionTimeExceeded");
+                    assertThat(s.sink.active.get(key("team/w"))).isFalse();
+                }),
                 row("deleting an admitted workload releases its quota", s -> {
                     team(s);
                     s.run(s.w("team", "w").request("cpu", "8"));

@@ -87,6 +87,17 @@ class WorkloadFactoryTest {
     }
 
     @Test
+    void theMaxExecTimeLabelBecomesMaximumExecutionTimeSecondsAndTheDecoderReadsIt() {
+        ObjectNode job = yaml(job("train", "", ""));
+        ((ObjectNode) job.path("metadata").path("labels")).put("kueue.x-k8s.io/max-exec-time-seconds", "600");
+
+        ObjectNode workload = WorkloadFactory.fromJob(job, PRIORITIES);
+
+        assertThat(workload.path("spec").path("maximumExecutionTimeSeconds").asInt()).isEqualTo(600);
+        assertThat(WorkloadDecoder.request(workload).maximumExecutionTimeSeconds()).isEqualTo(600L);
+    }
+
+    @Test
     void longJobNamesAreCutToFitTheHashIn253Characters() {
         String name = "a".repeat(300);
         ObjectNode job = yaml(job(name, "", ""));

@@ -179,6 +179,40 @@ class DispatchEndToEndTest {
     }
 
     @Test
+    void aPartiallyAdmittedJobIsDispatchedWithTheAdmittedCountAsParallelismAndCompletions() throws Exception {
+        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"elastic\",\"namespace\":\"team-a\","
+                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"},\"annotations\":{\"kueue.x-k8s.io/job-min-parallelism\":\"2\","
+                + "\"kueue.x-k8s.io/job-completions-equal-parallelism\":\"true\"}},\"spec\":{\"parallelism\":10,\"completions\":10,"
+                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
+                + "\"resources\":{\"requests\":{\"cpu\":\"8\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
+        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", "application/json", job).statusCode()).isEqualTo(201);
+
+        RemoteWorkload remote = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
+
+        assertThat(remote.getSpec().getPodSets()).singleElement().satisfies(p -> assertThat(p.getCount()).isEqualTo(8));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) remote.getSpec().getTemplate().get("spec");
+        assertThat(spec).containsEntry("parallelism", 8).containsEntry("completions", 8);
+    }
+
+    @Test
+    void aWorkloadWithNoJobBehindItReservesQuotaIsNotDispatchedAndExplainSaysThereIsNothingToRun() throws Exception {
+        apply(KUEUE, "workloads", "team-a", "{\"kind\":\"Workload\",\"metadata\":{\"name\":\"bare\"},\"spec\":{"
+                + "\"queueName\":\"lq\",\"podSets\":[{\"name\":\"main\",\"count\":2,\"template\":{\"spec\":{\"containers\":[{"
+                + "\"name\":\"c\",\"image\":\"x\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}}}]}}");
+
+        JsonNode reserved = await().atMost(WAIT).until(this::workload, w -> w != null
+                && w.path("status").path("admissionChecks").path(0).path("message").asText().startsWith("nothing to run"));
+
+        assertThat(condition(reserved, "QuotaReserved")).isEqualTo("True");
+        assertThat(get(KUEUE + "/clusterqueues/cq").path("status").path("reservingWorkloads").asInt()).isEqualTo(1);
+        assertThat(attempt("roomy")).isNull();
+        assertThat(attempt("small")).isNull();
+        JsonNode explanation = get(KUEUE + "/namespaces/team-a/workloads/bare/explain");
+        assertThat(explanation.path("answer").asText()).contains("nothing to run: no Job, JobSet or Pod owns this Workload");
+    }
+
+    @Test
     void aWorkloadThatARestartedManagersFirstPassAdmitsIsDispatched() throws Exception {
         assertThat(send("PATCH", KUEUE + "/clusterqueues/cq", "application/merge-patch+json",
                 "{\"spec\":{\"stopPolicy\":\"Hold\"}}").statusCode()).isEqualTo(200);

@@ -102,6 +102,8 @@ public final class Fixtures {
             return this;
         }
 
+        private Long maximumExecutionTimeSeconds;
+
         public WorkloadBuilder count(int pods) {
             this.count = pods;
             return this;
@@ -145,9 +147,15 @@ public final class Fixtures {
             minCount = null;
         }
 
+        /** spec.maximumExecutionTimeSeconds. */
+        public WorkloadBuilder maximumExecutionTimeSeconds(long seconds) {
+            this.maximumExecutionTimeSeconds = seconds;
+            return this;
+        }
+
         public WorkloadRequest build() {
             closePodSet();
-            return new WorkloadRequest(WorkloadKey.of(namespace, name), queue, priority, createdAt, podSets);
+            return new WorkloadRequest(WorkloadKey.of(namespace, name), queue, priority, createdAt, podSets, maximumExecutionTimeSeconds);
         }
     }
 
