@@ -8,7 +8,9 @@ import java.util.List;
  * What kube-apiserver's Job strategy does to a batch/v1 Job on create, and what Kueue's webhook adds
  * for MultiKueue: a selector generated from the Job's uid (unless {@code spec.manualSelector}), the
  * controller-uid and job-name labels on the pod template, and {@code spec.managedBy}. On update the
- * selector cannot change, so a body without one keeps the stored one. Pure JSON.
+ * selector cannot change, so a body without one keeps the stored one. Pure JSON. A body whose shape is
+ * wrong where a default would go (a string where an object belongs) is left as it is, for validation to
+ * refuse with the field's name.
  */
 public final class JobDefaults {
     public static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
@@ -22,14 +24,13 @@ public final class JobDefaults {
 
     /** On create: the generated selector and template labels, from metadata.uid and metadata.name. */
     public static void onCreate(ObjectNode job) {
-        ObjectNode spec = job.with("spec");
-        if (spec.path("manualSelector").asBoolean(false)) return;
+        ObjectNode spec = object(job, "spec");
+        if (spec == null || spec.path("manualSelector").asBoolean(false)) return;
         String uid = job.path("metadata").path("uid").asText("");
         String name = job.path("metadata").path("name").asText("");
-        if (uid.isEmpty()) return;
-        ObjectNode selector = spec.putObject("selector");
-        selector.putObject("matchLabels").put(CONTROLLER_UID, uid);
-        ObjectNode labels = spec.with("template").with("metadata").with("labels");
+        ObjectNode labels = templateLabels(spec);
+        if (uid.isEmpty() || labels == null) return;
+        spec.putObject("selector").putObject("matchLabels").put(CONTROLLER_UID, uid);
         labels.put(CONTROLLER_UID, uid).put(JOB_NAME, name).put(LEGACY_CONTROLLER_UID, uid).put(LEGACY_JOB_NAME, name);
     }
 
@@ -37,10 +38,11 @@ public final class JobDefaults {
     public static void onUpdate(ObjectNode incoming, JsonNode stored) {
         JsonNode storedSpec = stored.path("spec");
         if (storedSpec.path("manualSelector").asBoolean(false) || !storedSpec.path("selector").isObject()) return;
-        ObjectNode spec = incoming.with("spec");
+        ObjectNode spec = object(incoming, "spec");
+        ObjectNode labels = spec == null ? null : templateLabels(spec);
+        if (labels == null) return;
         if (!spec.has("selector")) spec.set("selector", storedSpec.get("selector").deepCopy());
         JsonNode storedLabels = storedSpec.path("template").path("metadata").path("labels");
-        ObjectNode labels = spec.with("template").with("metadata").with("labels");
         for (String key : GENERATED_TEMPLATE_LABELS) {
             if (!labels.has(key) && storedLabels.has(key)) labels.set(key, storedLabels.get(key));
         }
@@ -48,7 +50,20 @@ public final class JobDefaults {
 
     /** Kueue's webhook: a Job queued to a ClusterQueue with a MultiKueue check is managed by MultiKueue. */
     public static void managedByMultiKueue(ObjectNode job, String controllerName) {
-        ObjectNode spec = job.with("spec");
-        if (!spec.has("managedBy")) spec.put("managedBy", controllerName);
+        ObjectNode spec = object(job, "spec");
+        if (spec != null && !spec.has("managedBy")) spec.put("managedBy", controllerName);
+    }
+
+    private static ObjectNode templateLabels(ObjectNode spec) {
+        ObjectNode template = object(spec, "template");
+        ObjectNode metadata = template == null ? null : object(template, "metadata");
+        return metadata == null ? null : object(metadata, "labels");
+    }
+
+    /** The object under field, created when absent; null when something else (a string, a list) is there. */
+    private static ObjectNode object(ObjectNode parent, String field) {
+        JsonNode child = parent.get(field);
+        if (child == null || child.isNull()) return parent.putObject(field);
+        return child instanceof ObjectNode object ? object : null;
     }
 }

@@ -156,12 +156,18 @@ class FieldValidationHttpTest {
     @Test
     void aReplaceOfWhatWasReadDrawsNoWarningForFieldsAlreadyStored() throws Exception {
         call("POST", CLUSTER_QUEUES, "application/json", clusterQueue("round-trip", ""));
-        JsonNode read = call("GET", CLUSTER_QUEUES + "/round-trip", null, null).body();
 
-        Reply replaced = call("PUT", CLUSTER_QUEUES + "/round-trip?fieldValidation=Strict", "application/json", read.toString());
+        // The controller writes the new queue's status on its own; a replace that races it gets 409,
+        // and a client then reads again and retries, as kubectl edit and replace do.
+        java.util.concurrent.atomic.AtomicReference<Reply> replaced = new java.util.concurrent.atomic.AtomicReference<>();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+            JsonNode read = call("GET", CLUSTER_QUEUES + "/round-trip", null, null).body();
+            replaced.set(call("PUT", CLUSTER_QUEUES + "/round-trip?fieldValidation=Strict", "application/json", read.toString()));
+            return replaced.get().code() != 409;
+        });
 
-        assertThat(replaced.code()).as(String.valueOf(replaced.body())).isEqualTo(200);
-        assertThat(replaced.warnings()).isEmpty();
+        assertThat(replaced.get().code()).as(String.valueOf(replaced.get().body())).isEqualTo(200);
+        assertThat(replaced.get().warnings()).isEmpty();
     }
 
     @Test
