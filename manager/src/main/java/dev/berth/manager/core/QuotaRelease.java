@@ -1,0 +1,56 @@
+package dev.berth.manager.core;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes quota back from a workload: released from the quota cache and its ClusterQueue's reserved
+ * set, and, for an eviction, the Evicted condition written and the workload requeued (Kueue's
+ * requeue order: the eviction time) unless it is inactive or told not to be.
+ */
+final class QuotaRelease {
+    private static final Logger log = LoggerFactory.getLogger(QuotaRelease.class);
+
+    private final ClusterState state;
+    private final QueueManager queues;
+    private final WorkloadStatusWriter writer;
+    private final QueueStatusReporter queueStatus;
+    private final AdmissionListener listener;
+    private long requeueSequence;
+
+    QuotaRelease(ClusterState state, QueueManager queues, WorkloadStatusWriter writer, QueueStatusReporter queueStatus,
+                 AdmissionListener listener) {
+        this.state = state;
+        this.queues = queues;
+        this.writer = writer;
+        this.queueStatus = queueStatus;
+        this.listener = listener;
+    }
+
+    /** Releases quota and records the eviction; a requeued workload goes back to its queue. */
+    void evict(WorkloadEntry entry, String reason, String message, String preemptionReason, boolean requeue) {
+        String queue = entry.admission == null ? entry.clusterQueue : entry.admission.clusterQueue();
+        release(entry);
+        entry.queueOrderMillis = writer.millis();
+        entry.requeueSequence = ++requeueSequence;
+        writer.write(entry, WorkloadConditions.evicted(entry.status, reason, message, preemptionReason, requeue, writer.now()));
+        listener.evicted(queue, reason);
+        if (requeue && entry.active) queues.enqueue(entry);
+        queueStatus.touched(entry);
+        log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
+                .addKeyValue("reason", reason).log("workload evicted: " + message);
+    }
+
+    /** Gives the workload's quota back to its ClusterQueue; nothing when it holds none. */
+    void release(WorkloadEntry entry) {
+        if (!entry.holdsQuota()) return;
+        String queue = entry.admission.clusterQueue();
+        if (state.quota.hasClusterQueue(queue)) state.quota.removeUsage(queue, entry.usage);
+        state.released(entry, queue);
+        entry.admission = null;
+        entry.usage = null;
+        state.capacityFreed(queue);
+        queueStatus.touched(entry);
+        entry.clusterQueue = queue;
+    }
+}
