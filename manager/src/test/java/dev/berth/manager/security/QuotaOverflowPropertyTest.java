@@ -83,12 +83,12 @@ class QuotaOverflowPropertyTest {
 
     @BeforeAll
     static void quietLogs() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(AdmissionController.class)).setLevel(ch.qos.logback.classic.Level.WARN);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(AdmissionController.class.getPackageName())).setLevel(ch.qos.logback.classic.Level.WARN);
     }
 
     @AfterAll
     static void restoreLogs() {
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(AdmissionController.class)).setLevel(null);
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(AdmissionController.class.getPackageName())).setLevel(null);
     }
 
     @Test
