@@ -35,5 +35,5 @@ function row(w, onSelect, selected) {
       el('td', {class: 'num'}, w.priority),
       el('td', null, w.localQueue, el('div', {class: 'muted small'}, '#' + w.positionInLocalQueue + ' in queue')),
       el('td', {class: 'nowrap'}, age(w.created)),
-      el('td', {class: 'reason'}, w.pendingReason || 'not evaluated yet'));
+      el('td', {class: 'reason'}, w.pendingReason || ''));
 }

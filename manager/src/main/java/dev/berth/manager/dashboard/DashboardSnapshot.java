@@ -54,10 +54,17 @@ public final class DashboardSnapshot {
             item.put("priority", view.priority());
             item.put("localQueue", view.localQueue());
             item.put("created", Instant.ofEpochMilli(view.creationMillis()).truncatedTo(ChronoUnit.SECONDS).toString());
-            item.put("pendingReason", view.pendingReason());
+            item.put("pendingReason", view.pendingReason() != null ? view.pendingReason() : behind(position, queue.name()));
             items.add(item);
         }
         m.put("pending", items);
         return m;
+    }
+
+    /** The reason of a workload the scheduler has not looked at yet: the ones ahead of it decide first. */
+    static String behind(int position, String clusterQueue) {
+        if (position == 0) return "Next in " + clusterQueue + "; the scheduler decides it in its next cycle";
+        return "Behind " + position + (position == 1 ? " workload" : " workloads") + " in " + clusterQueue
+                + " that come first (priority, then creation time); not looked at yet";
     }
 }

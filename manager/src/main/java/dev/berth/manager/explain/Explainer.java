@@ -3,7 +3,11 @@ package dev.berth.manager.explain;
 import dev.berth.manager.core.AdmissionDiagnosis;
 import java.util.List;
 
-/** Puts the four layers of an explanation together: admission, dispatch, worker, runtime. */
+/**
+ * Puts the four layers of an explanation together: admission, dispatch, worker, runtime. The answer
+ * is the first blocking layer's message, or, when admission waits for quota, its one-line summary
+ * ({@link OneLineAnswer}).
+ */
 public final class Explainer {
     private Explainer() {}
 
@@ -13,7 +17,9 @@ public final class Explainer {
         boolean reachesDispatch = diagnosis.holdsQuota() && !diagnosis.finished();
         Layer dispatchLayer = DispatchLayer.of(reachesDispatch || (diagnosis.finished() && dispatch.attempt() != null), dispatch);
         RemoteAttempt attempt = dispatch.check() == null ? null : dispatch.attempt();
-        return WorkloadExplanation.of(diagnosis.key().namespace(), diagnosis.key().name(),
+        WorkloadExplanation explanation = WorkloadExplanation.of(diagnosis.key().namespace(), diagnosis.key().name(),
                 List.of(admission, dispatchLayer, WorkerLayer.of(attempt), RuntimeLayer.of(attempt)));
+        if (!admission.stops()) return explanation;
+        return OneLineAnswer.of(diagnosis).map(explanation::withAnswer).orElse(explanation);
     }
 }

