@@ -19,6 +19,8 @@ public final class VisibilityApi {
     public static final String WORKLOAD_EXPLANATION = "WorkloadExplanation";
     public static final String BORROWING_LEDGER = "BorrowingLedger";
     public static final String WORKER_CLUSTER_LIST = "WorkerClusterList";
+    /** Quota against the fleet's capacity per flavor and resource (GET .../capacity). */
+    public static final String QUOTA_CAPACITY_LIST = "QuotaCapacityList";
 
     /** The subresource of a Workload that explains it. */
     public static final String EXPLAIN = "explain";

@@ -12,6 +12,11 @@ public final class Explainer {
     private Explainer() {}
 
     public static WorkloadExplanation explain(AdmissionDiagnosis diagnosis, DispatchFacts dispatch) {
+        return explain(diagnosis, dispatch, List.of());
+    }
+
+    /** With the fleet's quota against capacity, so the answer says whether quota or capacity holds the workload back. */
+    public static WorkloadExplanation explain(AdmissionDiagnosis diagnosis, DispatchFacts dispatch, List<QuotaAgainstCapacity.Row> capacity) {
         String dispatchCheck = dispatch.check() == null ? null : dispatch.check().name();
         Layer admission = AdmissionLayer.of(diagnosis, dispatchCheck);
         boolean reachesDispatch = diagnosis.holdsQuota() && !diagnosis.finished();
@@ -20,6 +25,6 @@ public final class Explainer {
         WorkloadExplanation explanation = WorkloadExplanation.of(diagnosis.key().namespace(), diagnosis.key().name(),
                 List.of(admission, dispatchLayer, WorkerLayer.of(attempt), RuntimeLayer.of(attempt)));
         if (!admission.stops()) return explanation;
-        return OneLineAnswer.of(diagnosis).map(explanation::withAnswer).orElse(explanation);
+        return OneLineAnswer.of(diagnosis, capacity).map(explanation::withAnswer).orElse(explanation);
     }
 }

@@ -26,6 +26,11 @@ final class OneLineAnswer {
 
     /** The one line for a workload whose queues are fine but that does not fit, or waits behind others; empty otherwise. */
     static Optional<String> of(AdmissionDiagnosis d) {
+        return of(d, List.of());
+    }
+
+    /** With the fleet's capacity: says whether quota or capacity holds the workload back. */
+    static Optional<String> of(AdmissionDiagnosis d, List<QuotaAgainstCapacity.Row> capacity) {
         if (!d.active() || d.finished() || d.holdsQuota() || d.podSets().isEmpty()) return Optional.empty();
         PodSetTrial failing = d.podSets().stream().filter(p -> p.mode() != FitMode.FIT).findFirst().orElse(null);
         if (failing == null) return behindOthers(d);
@@ -37,8 +42,10 @@ final class OneLineAnswer {
         }
         if (shorts.isEmpty()) return Optional.empty();
         if (shorts.stream().allMatch(s -> s.resource().needed() > s.resource().potential())) return Optional.of(neverFits(d, shorts));
-        return Optional.of(waitingFor(shorts) + ": " + d.queues().clusterQueue() + " " + quotaClause(shorts)
-                + borrowClause(shorts) + preemptionClause(d) + ".");
+        Short least = leastMissing(shorts);
+        return Optional.of(waitingFor(least) + ": " + d.queues().clusterQueue() + " " + quotaClause(shorts)
+                + borrowClause(shorts) + preemptionClause(d)
+                + QuotaAgainstCapacity.verdict(capacity, least.resource().resource(), least.missing()) + ".");
     }
 
     private record Short(String flavor, ResourceTrial resource) {
@@ -47,9 +54,12 @@ final class OneLineAnswer {
         }
     }
 
+    private static Short leastMissing(List<Short> shorts) {
+        return shorts.stream().min((a, b) -> Long.compare(a.missing(), b.missing())).orElseThrow();
+    }
+
     /** "Waiting for 4 nvidia.com/gpu": the least it lacks on any flavor it may use. */
-    private static String waitingFor(List<Short> shorts) {
-        Short least = shorts.stream().min((a, b) -> Long.compare(a.missing(), b.missing())).orElseThrow();
+    private static String waitingFor(Short least) {
         String resource = least.resource().resource();
         return "Waiting for " + q(resource, least.missing()) + " " + resource;
     }

@@ -10,7 +10,9 @@ import dev.berth.manager.core.AdmissionDiagnosis;
 import dev.berth.manager.core.PendingWorkloadView;
 import dev.berth.manager.explain.BorrowingLedger;
 import dev.berth.manager.explain.DispatchFacts;
+import dev.berth.manager.explain.CapacityRendering;
 import dev.berth.manager.explain.Explainer;
+import dev.berth.manager.explain.QuotaAgainstCapacity;
 import dev.berth.manager.explain.LedgerRendering;
 import dev.berth.manager.explain.PendingWorkloads;
 import dev.berth.manager.explain.RemoteAttempt;
@@ -64,6 +66,7 @@ final class VisibilityEndpoints {
         }
         router.get(BERTH + "/borrowing").handler(ctx -> answer(ctx, () -> borrowing(ctx.request().getParam("cohort"))));
         router.get(BERTH + "/clusters").handler(ctx -> answer(ctx, clustersView::render));
+        router.get(BERTH + "/capacity").handler(ctx -> answer(ctx, () -> CapacityRendering.render(capacity())));
     }
 
     private Object explain(String namespace, String name) {
@@ -75,7 +78,11 @@ final class VisibilityEndpoints {
         var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
         RemoteAttempt attempt = state.find(Resources.WORKLOADS.resource(), namespace, name)
                 .map(o -> attemptOf(o.path("status").path("dispatch"))).orElse(null);
-        return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt));
+        return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity());
+    }
+
+    private List<QuotaAgainstCapacity.Row> capacity() {
+        return QuotaAgainstCapacity.of(state.controller.quotaSnapshot(), clustersView.rows());
     }
 
     static RemoteAttempt attemptOf(JsonNode dispatch) {

@@ -8,10 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.explain.DispatchFacts;
 import dev.berth.manager.explain.Explainer;
+import dev.berth.manager.explain.QuotaAgainstCapacity;
+import dev.berth.manager.explain.WorkerClusterRow;
 import dev.berth.manager.explain.WorkloadExplanation;
 import dev.berth.manager.model.PreemptionPolicy;
 import dev.berth.manager.model.QueueingStrategy;
 import dev.berth.protocol.VisibilityApi.Layers;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,6 +42,20 @@ class OneLineAnswerTest {
                     s.schedule();
                     expect(s, "team-a-cq/x", "Waiting for 4 nvidia.com/gpu: team-a-cq has used its a100 and h100 quota (8/8 each)"
                             + " and can borrow only 4 more from gpu-pool; nothing may be preempted.");
+                }),
+                row("quota, not capacity: the fleet has idle GPUs on a flavor the queue has no quota for", s -> {
+                    s.flavors("a100").cq(clusterQueue("team-a").group(flavor("a100", quota(GPU, "8"))));
+                    s.run(s.w("team-a", "running").request(GPU, "8"));
+                    s.submit(s.w("team-a", "x").request(GPU, "4"));
+                    s.schedule();
+                    var fleet = List.of(new WorkerClusterRow("spot", true, null, null, WorkerClusterRow.HEALTHY, null,
+                            List.of(new WorkerClusterRow.FlavorRow("a100-spot", 2, Map.of(GPU, "16"), Map.of(GPU, "16"))), List.of()));
+                    var capacity = QuotaAgainstCapacity.of(s.controller.quotaSnapshot(), fleet);
+                    WorkloadExplanation explanation = Explainer.explain(s.controller.diagnose(Scenario.key("team-a/x")).orElseThrow(),
+                            DispatchFacts.NONE, capacity);
+                    assertThat(explanation.answer()).isEqualTo("Waiting for 4 nvidia.com/gpu: team-a has used its a100 quota (8/8)"
+                            + " and is in no cohort to borrow from; nothing may be preempted;"
+                            + " the fleet has 16 nvidia.com/gpu idle (a100-spot 16): quota, not capacity, holds it back.");
                 }),
                 row("some quota left, no cohort", s -> {
                     s.flavors("a100").cq(clusterQueue("team-a").group(flavor("a100", quota(GPU, "8"))));

@@ -106,6 +106,15 @@ class KubectlBerthPluginTest {
     }
 
     @Test
+    void capacityShowsQuotaAgainstTheFleetPerFlavor() throws Exception {
+        String table = ok("kubectl", "berth", "capacity", ADMIN);
+        assertThat(table).containsPattern("FLAVOR\\s+RESOURCE\\s+QUOTA\\s+IN-USE\\s+ALLOCATABLE\\s+FREE\\s+CLUSTERS\\s+OVERCOMMITTED\\s+IDLE")
+                .as("no worker cluster is connected: every flavor's quota is more than the fleet has")
+                .containsPattern("nvidia.com/gpu\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+true\\s+0");
+        assertThat(ok("kubectl", "berth", "capacity", "-o", "json", ADMIN)).contains("\"kind\":\"QuotaCapacityList\"");
+    }
+
+    @Test
     void pendingAndExplainSayWhyAWorkloadWaits() throws Exception {
         String job = createTeamBJob(1000); // more GPUs than team-b-cq and its cohort hold: it waits for quota
         String workload = await().atMost(Duration.ofSeconds(20)).until(() -> ownedWorkload(job), s -> !s.isBlank());
@@ -143,7 +152,7 @@ class KubectlBerthPluginTest {
     @Test
     void everyCommandHasHelp() throws Exception {
         assertThat(ok("kubectl", "berth", "--help")).contains("explain", "pending", "stop", "resume", "clusters", "cordon", "drain");
-        for (String command : List.of("explain", "pending", "stop", "resume", "list", "create", "clusters", "cordon", "drain", "uncordon")) {
+        for (String command : List.of("explain", "pending", "stop", "resume", "list", "create", "clusters", "capacity", "cordon", "drain", "uncordon")) {
             assertThat(ok("kubectl", "berth", command, "--help")).as(command).startsWith("Usage: kubectl berth " + command);
         }
     }

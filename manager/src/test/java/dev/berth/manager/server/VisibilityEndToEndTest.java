@@ -138,6 +138,15 @@ class VisibilityEndToEndTest {
         assertThat(clusters.path("kind").asText()).isEqualTo("WorkerClusterList");
         assertThat(clusters.path("items").isArray()).isTrue();
 
+        JsonNode capacity = JSON.readTree(send("GET", "/apis/visibility.berth.dev/v1alpha1/capacity", null).body());
+        assertThat(capacity.path("kind").asText()).isEqualTo("QuotaCapacityList");
+        JsonNode a100 = capacity.path("items").findParents("flavor").stream()
+                .filter(r -> r.path("flavor").asText().equals("a100") && r.path("resource").asText().equals("nvidia.com/gpu"))
+                .findFirst().orElseThrow();
+        assertThat(a100.path("nominalQuota").asText()).as("team-a-cq and team-b-cq declare 8 each").isEqualTo("16");
+        assertThat(a100.path("allocatable").asText()).as("no worker cluster is connected").isEqualTo("0");
+        assertThat(a100.path("overcommitted").asBoolean()).isTrue();
+
         JsonNode after = JSON.readTree(send("GET", WORKLOADS + "/" + name, null).body());
         assertThat(after.path("metadata").path("resourceVersion").asText()).as("explaining stores nothing").isEqualTo(resourceVersion);
     }
