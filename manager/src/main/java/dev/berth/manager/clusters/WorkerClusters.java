@@ -25,6 +25,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +43,13 @@ import org.slf4j.LoggerFactory;
 public final class WorkerClusters implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WorkerClusters.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Builds cluster clients (reads kubeconfigs, creates each client's Vert.x): plain daemon threads, never a Vert.x one. */
+    private static final ExecutorService CONNECTING = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "berth-cluster-connect");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final Vertx vertx;
     private final Executor stateThread;
@@ -82,7 +93,15 @@ public final class WorkerClusters implements AutoCloseable {
             failed(cluster, source.error());
             return;
         }
-        vertx.executeBlocking(() -> client(source), false).onComplete(result -> onState(() -> {
+        // Built off any Vert.x context: each client has a Vert.x instance of its own (see ClusterClient),
+        // and creating one on a Vert.x thread is what Vert.x warns about ("already on a Vert.x context").
+        Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
+            try {
+                return client(source);
+            } catch (Exception unusable) {
+                throw new CompletionException(unusable);
+            }
+        }, CONNECTING)).onComplete(result -> onState(() -> {
             if (clusters.get(name) != cluster) {
                 if (result.succeeded()) result.result().close();
                 return;
