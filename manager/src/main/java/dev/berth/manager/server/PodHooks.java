@@ -54,7 +54,8 @@ final class PodHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode pod = object.object();
-        if (!managed.manages(pod)) return;
+        // Kueue's pod reconciler only takes pods its webhook marked managed (and gated) on create.
+        if (!managed.manages(pod) || !"true".equals(pod.path("metadata").path("labels").path(Labels.MANAGED).asText())) return;
         String group = groupName(pod);
         ObjectNode workload;
         if (group == null) {

@@ -140,6 +140,37 @@ class JobIntegrationSettingsHttpTest {
                 .until(() -> get(KUEUE + "/namespaces/kube-system/workloads").path("items").size() == 0);
     }
 
+    @Test
+    void manageJobsWithoutQueueNameGatesALabelLessPodAndGivesItAWorkload() throws Exception {
+        start(new JobIntegrationSettings(WorkloadResourcePolicy.NONE, new ManagedJobsPolicy(true, ManagedJobsPolicy.DEFAULT_NAMESPACE_SELECTOR)));
+
+        HttpResponse<String> response = send("POST", "/api/v1/namespaces/team/pods", pod("lone"));
+
+        created(response);
+        JsonNode pod = JSON.readTree(response.body());
+        assertThat(pod.at("/spec/schedulingGates/0/name").asText()).isEqualTo("kueue.x-k8s.io/admission");
+        assertThat(pod.at("/metadata/labels/kueue.x-k8s.io~1managed").asText()).isEqualTo("true");
+        JsonNode workload = await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && quotaReserved(w) != null);
+        assertThat(quotaReserved(workload).path("message").asText()).isEqualTo("LocalQueue  doesn't exist");
+    }
+
+    @Test
+    void aLabelLessPodInANamespaceWithALocalQueueNamedDefaultIsQueuedThere() throws Exception {
+        start(JobIntegrationSettings.DEFAULTS);
+        queues("default", "cpu", "4");
+
+        HttpResponse<String> response = send("POST", "/api/v1/namespaces/team/pods", pod("lone"));
+
+        created(response);
+        assertThat(JSON.readTree(response.body()).at("/metadata/labels/kueue.x-k8s.io~1queue-name").asText()).isEqualTo("default");
+        await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && admitted(w));
+    }
+
+    private static String pod(String name) {
+        return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: team\nspec:\n  containers:\n"
+                + "  - name: main\n    image: busybox\n    resources:\n      requests:\n        cpu: 1\n";
+    }
+
     private void queues(String localQueue, String resource, String quota) throws Exception {
         created(send("POST", KUEUE + "/resourceflavors", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: f\n"));
         created(send("POST", KUEUE + "/clusterqueues", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq\nspec:\n"
