@@ -75,7 +75,7 @@ class JobIntegrationSettingsHttpTest {
 
         created(send("POST", "/apis/batch/v1/namespaces/team/jobs", job("mig", "lq", "nvidia.com/mig-1g.5gb: 2")));
 
-        JsonNode workload = await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && admitted(w));
+        JsonNode workload = await().atMost(BOUND).until(() -> workloadOf("mig"), w -> w != null && admitted(w));
         JsonNode usage = workload.at("/status/admission/podSetAssignments/0/resourceUsage");
         assertThat(usage.has("nvidia.com/mig-1g.5gb")).isFalse();
         assertThat(Quantity.parse(usage.path("example.com/accelerator-memory").asText())).isEqualByComparingTo(Quantity.parse("10Gi"));
@@ -83,6 +83,19 @@ class JobIntegrationSettingsHttpTest {
                 r -> !r.path("total").asText().isEmpty() && !"0".equals(r.path("total").asText()));
         assertThat(flavorUsage.path("name").asText()).isEqualTo("example.com/accelerator-memory");
         assertThat(Quantity.parse(flavorUsage.path("total").asText())).isEqualByComparingTo(Quantity.parse("10Gi"));
+
+        created(send("POST", "/apis/batch/v1/namespaces/team/jobs", job("mig-big", "lq", "nvidia.com/mig-1g.5gb: 3")));
+        String reason = await().atMost(BOUND).until(() -> pendingMessage("mig-big"), m -> m.contains("insufficient"));
+        assertThat(reason).contains("example.com/accelerator-memory").doesNotContain("nvidia.com/mig-1g.5gb");
+    }
+
+    private String pendingMessage(String jobName) throws Exception {
+        for (JsonNode workload : get(KUEUE + "/namespaces/team/workloads").path("items")) {
+            if (!workload.at("/metadata/ownerReferences/0/name").asText().equals(jobName)) continue;
+            JsonNode condition = quotaReserved(workload);
+            return condition == null ? "" : condition.path("message").asText();
+        }
+        return "";
     }
 
     @Test
@@ -189,7 +202,16 @@ class JobIntegrationSettingsHttpTest {
     }
 
     private JsonNode onlyWorkload() throws Exception {
+        return workloadOf(null);
+    }
+
+    /** The workload of the named job, or with null the namespace's only workload. */
+    private JsonNode workloadOf(String jobName) throws Exception {
         JsonNode items = get(KUEUE + "/namespaces/team/workloads").path("items");
+        if (jobName != null) {
+            for (JsonNode item : items) if (item.at("/metadata/ownerReferences/0/name").asText().equals(jobName)) return item;
+            return null;
+        }
         assertThat(items.size()).isLessThanOrEqualTo(1);
         return items.size() == 0 ? null : items.get(0);
     }
