@@ -67,6 +67,25 @@ class JobIntegrationSettingsHttpTest {
     }
 
     @Test
+    void aWorkloadPendingAcrossARestartIsCountedWithTheNewSettings() throws Exception {
+        start(JobIntegrationSettings.DEFAULTS);
+        queues("lq", "cpu", "4");
+        created(send("POST", "/apis/batch/v1/namespaces/team/jobs", job("excluded", "lq", "cpu: 1\n            example.com/ignored: 1")));
+        await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && quotaReserved(w) != null);
+        assertThat(admitted(onlyWorkload())).isFalse();
+        manager.close();
+        vertx.close().await();
+
+        vertx = Vertx.vertx();
+        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS,
+                DispatchOptions.DEFAULTS, new JobIntegrationSettings(new WorkloadResourcePolicy(List.of("example.com/"), List.of()),
+                        ManagedJobsPolicy.DEFAULTS));
+        manager.start(vertx, "127.0.0.1", 0).await();
+
+        await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && admitted(w));
+    }
+
+    @Test
     void aTransformationCountsMigSlicesAsAcceleratorMemory() throws Exception {
         WorkloadResourcePolicy resources = new WorkloadResourcePolicy(List.of(), List.of(ResourceTransformation.of("nvidia.com/mig-1g.5gb",
                 WorkloadResourcePolicy.Strategy.REPLACE, Map.of("example.com/accelerator-memory", "5Gi"))));
