@@ -64,6 +64,23 @@ public final class Quantity {
         return rounded.longValueExact();
     }
 
+    /** The real quantity a canonical amount stands for: {@code 500} millicores of cpu is 0.5. */
+    public static BigDecimal decimal(String resource, long amount) {
+        BigDecimal value = BigDecimal.valueOf(amount);
+        return isMilliResource(resource) ? value.movePointLeft(3) : value;
+    }
+
+    /**
+     * The canonical amount of a real quantity, rounded up as Kueue does (MilliValue for cpu, Value
+     * otherwise); a negative quantity is zero and one too large for a long is {@link Amounts#MAX}.
+     */
+    public static long canonical(String resource, BigDecimal value) {
+        if (value.signum() <= 0) return 0L;
+        BigDecimal scaled = isMilliResource(resource) ? value.movePointRight(3) : value;
+        BigDecimal rounded = scaled.setScale(0, RoundingMode.CEILING);
+        return rounded.compareTo(BigDecimal.valueOf(Amounts.MAX)) > 0 ? Amounts.MAX : rounded.longValueExact();
+    }
+
     /** Formats a canonical amount the way Kubernetes prints it: {@code 500m}, {@code 2}, {@code 16Gi}. */
     public static String format(String resource, long amount) {
         if (isMilliResource(resource)) {

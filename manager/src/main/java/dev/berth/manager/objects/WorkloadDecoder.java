@@ -23,6 +23,14 @@ public final class WorkloadDecoder {
 
     /** The scheduler's view of a (normalized) Workload. Throws 422 if a pod set cannot be read. */
     public static WorkloadRequest request(ObjectNode workload) {
+        return request(workload, WorkloadResourcePolicy.NONE);
+    }
+
+    /**
+     * The scheduler's view of a Workload, each pod's requests counted as the manager's
+     * {@link WorkloadResourcePolicy} says (excluded prefixes dropped, transformations applied).
+     */
+    public static WorkloadRequest request(ObjectNode workload, WorkloadResourcePolicy resources) {
         JsonNode metadata = workload.path("metadata");
         JsonNode spec = workload.path("spec");
         List<FieldCause> causes = new ArrayList<>();
@@ -31,7 +39,7 @@ public final class WorkloadDecoder {
         RequestTotals totals = new RequestTotals();
         JsonNode podSetNodes = spec.path("podSets");
         for (int i = 0; i < podSetNodes.size(); i++) {
-            PodSetRequest podSet = podSet(podSetNodes.path(i), "spec.podSets[" + i + "]", causes);
+            PodSetRequest podSet = podSet(podSetNodes.path(i), "spec.podSets[" + i + "]", resources, causes);
             totals.add(podSet.perPodRequests(), podSet.count(), "spec.podSets[" + i + "].count", causes);
             podSets.add(podSet);
         }
@@ -68,10 +76,10 @@ public final class WorkloadDecoder {
         }
     }
 
-    private static PodSetRequest podSet(JsonNode podSet, String path, List<FieldCause> causes) {
+    private static PodSetRequest podSet(JsonNode podSet, String path, WorkloadResourcePolicy resources, List<FieldCause> causes) {
         JsonNode podSpec = podSet.path("template").path("spec");
         ObjectNode spec = podSpec.isObject() ? (ObjectNode) podSpec : JsonNodeFactory.instance.objectNode();
-        Map<String, Long> perPod = PodRequests.perPod(spec, path + ".template.spec", causes);
+        Map<String, Long> perPod = resources.quotaRequests(PodRequests.perPod(spec, path + ".template.spec", causes));
         int count = IntegerFields.optional(podSet, "count", path + ".count", 0, 1, causes);
         Integer minCount = IntegerFields.optional(podSet, "minCount", path + ".minCount", 1, null, causes);
         return new PodSetRequest(podSet.path("name").asText(""), count, minCount, perPod,

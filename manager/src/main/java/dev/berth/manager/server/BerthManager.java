@@ -98,6 +98,12 @@ public final class BerthManager implements AutoCloseable {
     }
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions) {
+        this(store, clock, options, dispatchOptions, JobIntegrationSettings.DEFAULTS);
+    }
+
+    /** With Kueue's resources and manageJobsWithoutQueueName settings ({@link JobIntegrationSettings}). */
+    public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions,
+                        JobIntegrationSettings jobIntegration) {
         long epoch = ManagerEpoch.next(store);
         ChangeFeedStore feed = new ChangeFeedStore(store.fenced(ManagerEpoch.fence(epoch)));
         this.store = feed;
@@ -106,7 +112,7 @@ public final class BerthManager implements AutoCloseable {
         this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
         feed.listen(watches);
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
-        this.state = new ManagerState(feed);
+        this.state = new ManagerState(feed, jobIntegration);
         this.state.stateThread = (task, delayMillis) -> {
             if (delayMillis <= 0) {
                 stateThread.execute(task);
@@ -126,7 +132,7 @@ public final class BerthManager implements AutoCloseable {
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());
-            StateRecovery.recover(store, state.controller);
+            StateRecovery.recover(store, state.controller, jobIntegration.resources());
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
             state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);

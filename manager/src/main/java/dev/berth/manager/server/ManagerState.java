@@ -25,10 +25,17 @@ final class ManagerState {
     JobFollower jobs;
     /** The RBAC policy, rebuilt from the store when a role or binding is written. */
     final dev.berth.manager.security.RbacPolicySource rbac;
+    /** Kueue's resources and manageJobsWithoutQueueName settings, as the manager was started with. */
+    final JobIntegrationSettings jobIntegration;
 
     ManagerState(ObjectStore store) {
+        this(store, JobIntegrationSettings.DEFAULTS);
+    }
+
+    ManagerState(ObjectStore store, JobIntegrationSettings jobIntegration) {
         this.store = store;
         this.rbac = new dev.berth.manager.security.RbacPolicySource(store);
+        this.jobIntegration = jobIntegration;
     }
 
     /** Runs a task on the state thread after a delay; the manager's single state thread, or a test's queue. */

@@ -20,7 +20,9 @@ import java.util.Optional;
  * validated by deriving its Workload before anything is stored; once the job is stored, the
  * Workload is created and queued. The Workload names the job in its ownerReferences, so deleting the
  * job collects it (or orphans it) as the request's propagationPolicy says (api.CascadingDelete).
- * Jobs without the queue-name label are stored and left alone, as Kueue does by default.
+ * Jobs without the queue-name label are stored and left alone, as Kueue does by default, unless a
+ * LocalQueue named default gives them the label or manageJobsWithoutQueueName manages them
+ * ({@link ManagedJobs}).
  */
 final class OwnedWorkloadHooks implements ObjectHooks {
     interface Derivation {
@@ -30,26 +32,29 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     private final ManagerState state;
     private final StoredPriorities priorities;
     private final Derivation derivation;
+    private final ManagedJobs managed;
 
     OwnedWorkloadHooks(ManagerState state, StoredPriorities priorities, Derivation derivation) {
         this.state = state;
         this.priorities = priorities;
         this.derivation = derivation;
+        this.managed = new ManagedJobs(state);
     }
 
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
         if (incoming.path("kind").asText().equals(KueueApi.JOB)) ContainerRequirements.checkJob(incoming);
+        if (op == Operation.CREATE) managed.defaultLocalQueue(incoming);
         boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
         if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
         if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
         if (job && op == Operation.CREATE && isQueued(incoming) && dispatchedByMultiKueue(incoming)) {
             JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
-        if (op == Operation.CREATE && isQueued(incoming)) {
+        if (op == Operation.CREATE && managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
-            WorkloadDecoder.request(derivation.workloadFor(probe, priorities));
+            WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
             ObjectNode spec = incoming.with("spec");
             if (spec.has("suspend") || incoming.path("kind").asText().equals("Job")) spec.put("suspend", true);
         }
@@ -59,7 +64,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode job = object.object();
-        if (!isQueued(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
+        if (!managed.manages(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
         ObjectNode workload = derivation.workloadFor(job, priorities);
         String namespace = object.key().namespace();
         String name = workload.path("metadata").path("name").asText();
@@ -67,7 +72,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         try {
             StoredObject stored = state.store.create(key, workload);
             if (state.jobs != null) state.jobs.workloadCreated(object, name);
-            state.controller.submit(WorkloadDecoder.request(stored.object()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
+            state.controller.submit(WorkloadDecoder.request(stored.object(), state.jobIntegration.resources()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {
             // A replayed create: the workload is already queued.
@@ -93,6 +98,6 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     }
 
     static boolean isQueued(ObjectNode job) {
-        return !job.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText("").isEmpty();
+        return ManagedJobs.queued(job);
     }
 }

@@ -24,23 +24,28 @@ import java.util.Optional;
 final class PodHooks implements ObjectHooks {
     private final ManagerState state;
     private final StoredPriorities priorities;
+    private final ManagedJobs managed;
 
     PodHooks(ManagerState state, StoredPriorities priorities) {
         this.state = state;
         this.priorities = priorities;
+        this.managed = new ManagedJobs(state);
     }
 
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
+        boolean managedPod = false;
         if (op == Operation.CREATE) {
-            if (OwnedWorkloadHooks.isQueued(incoming)) GatedPod.gate(incoming);
+            managed.defaultLocalQueue(incoming);
+            managedPod = managed.manages(incoming);
+            if (managedPod) GatedPod.gate(incoming);
             GatedPod.initialStatus(incoming);
         }
-        if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming) && groupName(incoming) == null) {
+        if (managedPod && groupName(incoming) == null) {
             ObjectNode probe = incoming.deepCopy();
             probe.with("metadata").put("uid", "00000000-0000-0000-0000-000000000000");
-            WorkloadDecoder.request(WorkloadFactory.fromSinglePod(probe, priorities));
-        } else if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming)) {
+            WorkloadDecoder.request(WorkloadFactory.fromSinglePod(probe, priorities), state.jobIntegration.resources());
+        } else if (managedPod) {
             WorkloadFactory.checkPodGroupMember(incoming);
         }
         return incoming;
@@ -49,7 +54,8 @@ final class PodHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode pod = object.object();
-        if (!OwnedWorkloadHooks.isQueued(pod)) return;
+        // Kueue's pod reconciler only takes pods its webhook marked managed (and gated) on create.
+        if (!managed.manages(pod) || !"true".equals(pod.path("metadata").path("labels").path(Labels.MANAGED).asText())) return;
         String group = groupName(pod);
         ObjectNode workload;
         if (group == null) {
@@ -67,7 +73,7 @@ final class PodHooks implements ObjectHooks {
                 workload.path("metadata").path("name").asText());
         try {
             StoredObject stored = state.store.create(key, workload);
-            state.controller.submit(WorkloadDecoder.request(stored.object()), true, WorkloadStatus.EMPTY);
+            state.controller.submit(WorkloadDecoder.request(stored.object(), state.jobIntegration.resources()), true, WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {
             // The group's workload exists already.

@@ -27,6 +27,11 @@ final class StateRecovery {
     private StateRecovery() {}
 
     static int recover(ObjectStore store, AdmissionController controller) {
+        return recover(store, controller, dev.berth.manager.objects.WorkloadResourcePolicy.NONE);
+    }
+
+    /** As {@link #recover(ObjectStore, AdmissionController)}, pending workloads' requests counted as {@code resources} says. */
+    static int recover(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
         for (StoredObject o : store.list(Resources.RESOURCE_FLAVORS.resource(), null)) controller.applyResourceFlavor(ResourceFlavorDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.COHORTS.resource(), null)) controller.applyCohort(CohortDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.CLUSTER_QUEUES.resource(), null)) controller.applyClusterQueue(ClusterQueueDecoder.decode(o.object()));
@@ -43,7 +48,7 @@ final class StateRecovery {
             WorkloadStatus status = workload.path("status").isObject()
                     ? StatusJson.parseWorkloadStatus((ObjectNode) workload.get("status")) : WorkloadStatus.EMPTY;
             try {
-                controller.submit(WorkloadDecoder.request(workload), WorkloadDecoder.active(workload), status);
+                controller.submit(WorkloadDecoder.request(workload, resources), WorkloadDecoder.active(workload), status);
             } catch (InvalidObjectException unreadable) {
                 // Stored before validation refused such objects (a total that overflows, say): left out of scheduling.
                 log.atWarn().addKeyValue("workload", o.key().namespace() + "/" + o.key().name())

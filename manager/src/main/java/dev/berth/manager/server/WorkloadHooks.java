@@ -35,7 +35,7 @@ final class WorkloadHooks implements ObjectHooks {
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
         lastWarnings = ApiVersionConverter.toV1beta2(incoming);
         ObjectNode normalized = WorkloadFactory.normalizeWorkload(incoming, priorities);
-        WorkloadDecoder.request(normalized);
+        WorkloadDecoder.request(normalized, state.jobIntegration.resources());
         return normalized;
     }
 
@@ -50,7 +50,7 @@ final class WorkloadHooks implements ObjectHooks {
         WorkloadKey key = WorkloadKey.of(object.key().namespace(), object.key().name());
         boolean active = WorkloadDecoder.active(workload);
         if (state.controller.statusOf(key) == null) {
-            state.controller.submit(WorkloadDecoder.request(workload), active, WorkloadStatus.EMPTY);
+            state.controller.submit(WorkloadDecoder.request(workload, state.jobIntegration.resources()), active, WorkloadStatus.EMPTY);
         } else {
             state.controller.setActive(key, active);
         }
