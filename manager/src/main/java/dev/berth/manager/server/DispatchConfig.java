@@ -4,6 +4,7 @@ import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.HealthOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -24,7 +25,7 @@ public final class DispatchConfig {
     public static final List<String> NAMES = List.of("manager-id", "lease-duration", "poll-interval", "worker-lost-timeout",
             "lease-margin", "contact-grace", "heartbeat-late-after", "agent-lost-after", "heartbeat-stale-after",
             "call-timeout", "retry-attempts", "retry-backoff", "breaker-failure-rate", "breaker-window", "breaker-open-for",
-            "max-concurrent-calls");
+            "max-concurrent-calls", "dispatch-resync-interval");
 
     private DispatchConfig() {}
 
@@ -47,6 +48,7 @@ public final class DispatchConfig {
         HealthOptions h = f.health();
         ResilienceOptions r = ResilienceOptions.DEFAULTS;
         PlacementOptions p = d.placement();
+        WorkQueueOptions q = d.workQueue();
         try {
             HealthOptions health = new HealthOptions(duration(values, "contact-grace", h.contactGrace()),
                     duration(values, "heartbeat-late-after", h.heartbeatLateAfter()), duration(values, "agent-lost-after", h.agentLostAfter()));
@@ -59,7 +61,8 @@ public final class DispatchConfig {
             PlacementOptions placement = new PlacementOptions(duration(values, "heartbeat-stale-after", p.heartbeatStaleAfter()),
                     p.incrementalInterval());
             return new DispatchOptions(values.getOrDefault("manager-id", d.managerId()), duration(values, "lease-duration", d.leaseDuration()),
-                    duration(values, "poll-interval", d.pollInterval()), placement, failover, resilience);
+                    duration(values, "poll-interval", d.pollInterval()), placement, failover, resilience,
+                    new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid dispatch configuration: " + e.getMessage(), e);
         }

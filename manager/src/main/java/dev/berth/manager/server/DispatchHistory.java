@@ -1,10 +1,9 @@
 package dev.berth.manager.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.dispatch.DispatchHistoryEntry;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.StatusJson;
+import dev.berth.manager.objects.DispatchStatusJson;
 import java.time.Instant;
 
 /**
@@ -13,38 +12,17 @@ import java.time.Instant;
  * redispatches. The number of entries is the number of attempts made.
  */
 final class DispatchHistory {
-    static final String FIELD = "dispatchHistory";
-
     private DispatchHistory() {}
 
     static int count(ObjectNode workload) {
-        JsonNode history = workload.path("status").path(FIELD);
-        int highest = 0;
-        for (JsonNode entry : history) highest = Math.max(highest, entry.path("attempt").asInt(0));
-        return highest;
+        return DispatchHistoryEntry.attemptsMade(DispatchStatusJson.historyOf(workload.path("status")));
     }
 
     /** Adds the attempt, or updates its outcome when it is there already. */
     static void record(ManagerState state, WorkloadKey key, String attemptId, String cluster, int number, String outcome,
                        String reason, Instant at) {
-        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> {
-            ArrayNode history = status.path(FIELD).isArray() ? (ArrayNode) status.get(FIELD) : status.putArray(FIELD);
-            ObjectNode entry = null;
-            for (JsonNode existing : history) {
-                if (attemptId.equals(existing.path("attemptId").asText())) entry = (ObjectNode) existing;
-            }
-            if (entry == null) {
-                entry = history.addObject();
-                entry.put("attemptId", attemptId);
-                entry.put("attempt", number);
-                entry.put("cluster", cluster);
-                entry.put("dispatchTime", StatusJson.timestamp(at));
-            }
-            entry.put("outcome", outcome);
-            if (reason != null) entry.put("reason", reason);
-            else entry.remove("reason");
-            entry.put("lastUpdateTime", StatusJson.timestamp(at));
-            while (history.size() > 20) history.remove(0);
-        });
+        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> status.set(DispatchStatusJson.HISTORY,
+                DispatchStatusJson.encodeHistory(DispatchHistoryEntry.recorded(DispatchStatusJson.historyOf(status), attemptId, cluster,
+                        number, outcome, reason, at))));
     }
 }

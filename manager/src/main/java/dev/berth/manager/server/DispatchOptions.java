@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 
 /**
@@ -11,10 +12,11 @@ import java.time.Duration;
  * garbage-collected on each listing), placement's own options, failover (workerLostTimeout, health
  * tolerances) and the per-cluster resilience4j settings. The lease must be shorter than
  * workerLostTimeout, and a renewal's whole retry budget must fit in the lease after one renewal interval:
- * checked here, so a bad configuration fails at load with a clear message.
+ * checked here, so a bad configuration fails at load with a clear message. The work queue's retry backoff
+ * and resync interval are the last part.
  */
 public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
-                              FailoverOptions failover, ResilienceOptions resilience) {
+                              FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue) {
     public static final DispatchOptions DEFAULTS = new DispatchOptions("berth-manager", Duration.ofSeconds(60),
             Duration.ofSeconds(1), PlacementOptions.DEFAULTS);
 
@@ -32,23 +34,32 @@ public record DispatchOptions(String managerId, Duration leaseDuration, Duration
         return Duration.ofMillis(Math.max(10, lease.toMillis() / 3));
     }
 
+    public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
+                           FailoverOptions failover, ResilienceOptions resilience) {
+        this(managerId, leaseDuration, pollInterval, placement, failover, resilience, WorkQueueOptions.DEFAULTS);
+    }
+
     public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement) {
         this(managerId, leaseDuration, pollInterval, placement, FailoverOptions.DEFAULTS, ResilienceOptions.DEFAULTS);
     }
 
     public DispatchOptions withFailover(FailoverOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience, workQueue);
     }
 
     public DispatchOptions withLeaseDuration(Duration next) {
-        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience);
+        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience, workQueue);
     }
 
     public DispatchOptions withResilience(ResilienceOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next, workQueue);
+    }
+
+    public DispatchOptions withWorkQueue(WorkQueueOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, next);
     }
 
     public DispatchOptions withPlacement(PlacementOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience, workQueue);
     }
 }

@@ -3,10 +3,13 @@ package dev.berth.manager.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -19,32 +22,22 @@ final class DispatchStatusWriter {
 
     private DispatchStatusWriter() {}
 
-    /** The {@code status.dispatch} block: cluster, attempt id, phase and, once the cluster reported, its pod counts and message. */
-    static ObjectNode dispatchBlock(String cluster, String attemptId, String phase, RemoteWorkloadStatus remote) {
-        ObjectNode block = JsonNodeFactory.instance.objectNode();
-        block.put("cluster", cluster);
-        block.put("attemptId", attemptId);
-        block.put("phase", phase);
-        if (remote != null) {
-            block.put("podsRunning", remote.getPodsRunning());
-            block.put("podsSucceeded", remote.getPodsSucceeded());
-            block.put("podsFailed", remote.getPodsFailed());
-            if (remote.getReason() != null) block.put("reason", remote.getReason());
-            if (remote.getMessage() != null) block.put("message", remote.getMessage());
-            if (remote.getPodProblems() != null && !remote.getPodProblems().isEmpty()) {
-                block.set("podProblems", JSON.valueToTree(remote.getPodProblems()));
-            }
-        }
-        return block;
+    /** The {@code status.dispatch} of an attempt the cluster reported on: phase, pod counts, reason, message and pod problems. */
+    static DispatchStatus reported(String cluster, String attemptId, RemoteWorkloadStatus remote) {
+        List<DispatchStatus.PodProblem> problems = remote.getPodProblems() == null ? List.of() : remote.getPodProblems().stream()
+                .map(p -> new DispatchStatus.PodProblem(p.getPod(), p.getContainer(), p.getReason(), p.getMessage())).toList();
+        return new DispatchStatus(cluster, attemptId, remote.getPhase(),
+                new DispatchStatus.PodCounts(remote.getPodsRunning(), remote.getPodsSucceeded(), remote.getPodsFailed()),
+                remote.getReason(), remote.getMessage(), problems);
     }
 
     /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
-    static void writeDispatch(ManagerState state, WorkloadKey key, ObjectNode block, String clusterName) {
+    static void writeDispatch(ManagerState state, WorkloadKey key, DispatchStatus dispatch, String clusterName) {
         updateWorkloadStatus(state, key, status -> {
-            if (block == null) status.remove("dispatch");
-            else status.set("dispatch", block);
-            if (clusterName == null) status.remove("clusterName");
-            else status.put("clusterName", clusterName);
+            if (dispatch == null) status.remove(DispatchStatusJson.DISPATCH);
+            else status.set(DispatchStatusJson.DISPATCH, DispatchStatusJson.encode(dispatch));
+            if (clusterName == null) status.remove(DispatchStatusJson.CLUSTER_NAME);
+            else status.put(DispatchStatusJson.CLUSTER_NAME, clusterName);
         });
     }
 

@@ -5,6 +5,7 @@ import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.objects.ObservedGeneration;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.NotFoundException;
@@ -58,8 +59,8 @@ final class StoreStatusSink implements StatusSink {
     }
 
     /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block, history and holds. */
-    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of("clusterName", "dispatch", DispatchHistory.FIELD,
-            DispatchHolds.FIELD);
+    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of(DispatchStatusJson.CLUSTER_NAME,
+            DispatchStatusJson.DISPATCH, DispatchStatusJson.HISTORY, DispatchStatusJson.HOLDS);
 
     @Override
     public void clusterQueueChanged(String name, QueueStatus status) {

@@ -1,13 +1,13 @@
 package dev.berth.manager.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ApiException;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.core.AdmissionDiagnosis;
 import dev.berth.manager.core.PendingWorkloadView;
+import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.explain.BorrowingLedger;
 import dev.berth.manager.explain.DispatchFacts;
 import dev.berth.manager.explain.CapacityRendering;
@@ -17,12 +17,12 @@ import dev.berth.manager.explain.LedgerRendering;
 import dev.berth.manager.explain.PendingWorkloads;
 import dev.berth.manager.explain.RemoteAttempt;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.VisibilityApi;
 import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +77,7 @@ final class VisibilityEndpoints {
         var check = dispatcher == null ? null : dispatcher.dispatchCheck(state.controller.statusOf(key));
         var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
         RemoteAttempt attempt = state.find(Resources.WORKLOADS.resource(), namespace, name)
-                .map(o -> attemptOf(o.path("status").path("dispatch"))).orElse(null);
+                .map(o -> attemptOf(DispatchStatusJson.dispatchOf(o.path("status")))).orElse(null);
         return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity());
     }
 
@@ -85,17 +85,12 @@ final class VisibilityEndpoints {
         return QuotaAgainstCapacity.of(state.controller.quotaSnapshot(), clustersView.rows());
     }
 
-    static RemoteAttempt attemptOf(JsonNode dispatch) {
-        if (!dispatch.isObject() || dispatch.path("attemptId").asText("").isEmpty()) return null;
-        List<RemoteAttempt.PodProblem> problems = new ArrayList<>();
-        for (JsonNode p : dispatch.path("podProblems")) {
-            problems.add(new RemoteAttempt.PodProblem(p.path("pod").asText(null), p.path("container").asText(null),
-                    p.path("reason").asText(null), p.path("message").asText(null)));
-        }
-        return new RemoteAttempt(dispatch.path("cluster").asText(null), dispatch.path("attemptId").asText(null),
-                dispatch.path("phase").asText(null), dispatch.path("reason").asText(null), dispatch.path("message").asText(null),
-                dispatch.path("podsRunning").asInt(0), dispatch.path("podsSucceeded").asInt(0), dispatch.path("podsFailed").asInt(0),
-                problems);
+    static RemoteAttempt attemptOf(DispatchStatus dispatch) {
+        if (dispatch == null) return null;
+        DispatchStatus.PodCounts pods = dispatch.pods() == null ? new DispatchStatus.PodCounts(0, 0, 0) : dispatch.pods();
+        return new RemoteAttempt(dispatch.cluster(), dispatch.attemptId(), dispatch.phase(), dispatch.reason(), dispatch.message(),
+                pods.running(), pods.succeeded(), pods.failed(), dispatch.podProblems().stream()
+                .map(p -> new RemoteAttempt.PodProblem(p.pod(), p.container(), p.reason(), p.message())).toList());
     }
 
     private Object pendingInClusterQueue(RoutingContext ctx, String apiVersion) {

@@ -3,7 +3,9 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.BreakerState;
 import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.explain.WorkerClusterRow;
+import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.VisibilityApi;
@@ -65,7 +67,7 @@ final class WorkerClustersView {
         if (state.dispatcher != null) {
             state.dispatcher.attemptsOn(name).forEach((key, attemptId) -> {
                 String phase = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
-                        .map(o -> o.path("status").path("dispatch").path("phase").asText(null)).orElse(null);
+                        .map(o -> DispatchStatusJson.dispatchOf(o.path("status"))).map(DispatchStatus::phase).orElse(null);
                 running.add(new WorkerClusterRow.RunningAttempt(key.namespace(), key.name(), attemptId, phase));
             });
         }

@@ -28,14 +28,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /** A worker cluster as a fabric8 CRUD mock API server on loopback; the test plays its agent. */
-final class MockWorkerCluster implements AutoCloseable {
+public final class MockWorkerCluster implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesMockServer server;
     private final KubernetesClient agent;
     private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
 
-    MockWorkerCluster(int freeGpus) throws Exception {
+    public MockWorkerCluster(int freeGpus) throws Exception {
         server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
         server.init(InetAddress.getByName("127.0.0.1"), 0);
         agent = server.createClient();
@@ -52,7 +52,7 @@ final class MockWorkerCluster implements AutoCloseable {
         }, 2, 2, TimeUnit.SECONDS);
     }
 
-    Path kubeconfig(Path dir) {
+    public Path kubeconfig(Path dir) {
         String url = server.url("/").replaceAll("/$", "");
         Path file = dir.resolve("worker.kubeconfig");
         try {
@@ -65,7 +65,7 @@ final class MockWorkerCluster implements AutoCloseable {
         return file;
     }
 
-    void heartbeat(int freeGpus) throws Exception {
+    public void heartbeat(int freeGpus) throws Exception {
         CapacityReport report = new CapacityReport();
         CapacityReport.FlavorCapacity a100 = new CapacityReport.FlavorCapacity();
         a100.setName("a100");
@@ -80,15 +80,15 @@ final class MockWorkerCluster implements AutoCloseable {
                 .createOr(NonDeletingOperation::update);
     }
 
-    List<RemoteWorkload> attempts(String namespace) {
+    public List<RemoteWorkload> attempts(String namespace) {
         return agent.resources(RemoteWorkload.class).inNamespace(namespace).list().getItems();
     }
 
-    RemoteWorkload attempt(String namespace, String workloadName) {
+    public RemoteWorkload attempt(String namespace, String workloadName) {
         return attempts(namespace).stream().filter(r -> workloadName.equals(r.getSpec().getWorkloadName())).findFirst().orElse(null);
     }
 
-    void reportRunning(RemoteWorkload remote, int pods) {
+    public void reportRunning(RemoteWorkload remote, int pods) {
         RemoteWorkloadStatus status = new RemoteWorkloadStatus();
         status.setPhase("Running");
         status.setAttemptId(remote.getSpec().getAttemptId());

@@ -29,6 +29,15 @@ class DispatchConfigTest {
     }
 
     @Test
+    void theDispatchResyncIntervalIsASettingWithAFiveMinuteDefault() {
+        assertThat(DispatchConfig.parse(Map.of()).workQueue().resyncInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(DispatchConfig.parse(Map.of("dispatch-resync-interval", "30s")).workQueue().resyncInterval())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("dispatch-resync-interval", "0s")))
+                .hasMessageContaining("resyncInterval");
+    }
+
+    @Test
     void aLeaseNotShorterThanWorkerLostTimeoutFailsTheStart() {
         assertThatThrownBy(() -> DispatchConfig.parse(Map.of("worker-lost-timeout", "30s", "lease-duration", "60s")))
                 .hasMessage("invalid dispatch configuration: dispatch lease duration (60s) must be shorter than workerLostTimeout (30s):"

@@ -1,0 +1,26 @@
+package dev.berth.manager.dispatch;
+
+import java.time.Instant;
+
+/**
+ * One entry of a workload's {@code status.dispatchHolds}: the durable part of an {@link OldAttemptFence},
+ * so that a restarted manager or a new leader keeps holding the workload back from redispatch.
+ *
+ * @param cluster           the cluster that may hold the old attempt
+ * @param attemptId         the old attempt
+ * @param unconfirmedCreate the cluster never acknowledged the attempt's create (else: evicted from a lost cluster)
+ * @param since             when the hold was raised
+ * @param leaseGoneAt       when the old attempt's last lease has surely run out
+ */
+public record DispatchHold(String cluster, String attemptId, boolean unconfirmedCreate, Instant since, Instant leaseGoneAt) {
+
+    public static DispatchHold of(OldAttemptFence fence) {
+        return new DispatchHold(fence.cluster(), fence.attemptId(), fence.unconfirmedCreate(), fence.since(), fence.leaseGoneAt());
+    }
+
+    /** The fence this hold restores (its pod listings start over). */
+    public OldAttemptFence toFence() {
+        return unconfirmedCreate ? OldAttemptFence.unconfirmed(cluster, attemptId, since, leaseGoneAt)
+                : OldAttemptFence.raised(cluster, attemptId, since, leaseGoneAt);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.protocol.Conditions;
+import dev.berth.protocol.Conditions.CheckStates;
+import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A cluster's listing of the attempts it holds: an attempt recorded there but missing from its listings is
+ * dispatched again; a listed attempt that is not current there is deleted; one a restarted manager has no
+ * record of is adopted while its workload still holds quota; and what the cluster reports of a current
+ * attempt is mirrored onto the workload ({@link RemoteStatusMirror}).
+ */
+final class AttemptListings {
+    private static final Logger log = LoggerFactory.getLogger(AttemptListings.class);
+
+    /** Listings in a row that must miss an attempt before it counts as gone from a cluster. */
+    private static final int MISSED_LISTINGS_TO_REDISPATCH = 2;
+
+    private final Dispatcher dispatcher;
+    private final ManagerState state;
+    private final Clock clock;
+    private final long epoch;
+    private final RemoteStatusMirror mirror;
+
+    AttemptListings(Dispatcher dispatcher, ManagerState state, Clock clock, long epoch) {
+        this.dispatcher = dispatcher;
+        this.state = state;
+        this.clock = clock;
+        this.epoch = epoch;
+        this.mirror = new RemoteStatusMirror(dispatcher, state, clock);
+    }
+
+    void listed(String cluster, List<RemoteWorkload> listed) {
+        Set<WorkloadKey> seen = new HashSet<>();
+        for (RemoteWorkload remote : listed) {
+            seen.add(WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName()));
+        }
+        dispatchAgainWhereMissing(cluster, seen);
+        Map<WorkloadKey, DispatchAttempt> attempts = dispatcher.attempts();
+        for (RemoteWorkload remote : listed) {
+            WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
+            String id = remote.getSpec().getAttemptId();
+            DispatchAttempt attempt = attempts.get(key);
+            if (attempt == null) attempt = adopt(key, cluster, remote);
+            if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster)
+                    || (attempt.winner != null && !attempt.winner.equals(cluster))) {
+                dispatcher.deleteRemote(key, cluster, id, "stale attempt");
+                continue;
+            }
+            attempt.confirmed.add(cluster);
+            if (remote.getSpec().getFencingEpoch() < epoch) dispatcher.renewals.stampEpochNow(key, cluster, attempt);
+            RemoteWorkloadStatus status = remote.getStatus();
+            if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
+                mirror.mirror(key, cluster, attempt, status);
+            }
+        }
+    }
+
+    /**
+     * An attempt recorded as dispatched to a cluster whose listings do not show it, and never admitted there
+     * (a leader that died between recording a dispatch and creating it, or the object deleted in the worker
+     * cluster before it ran), is not running there: nothing there can run it without its RemoteWorkload. After
+     * {@link #MISSED_LISTINGS_TO_REDISPATCH} listings in a row, each made well after the manager knew the
+     * attempt, the cluster is dropped from the attempt, and a workload left with no copy is dispatched again
+     * under a new attempt id, once the dropped copy's lease has run out: a create still in flight (a slow
+     * network, a dead leader's last request) may yet arrive.
+     */
+    private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed) {
+        Instant now = clock.instant();
+        for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(dispatcher.attempts().entrySet())) {
+            WorkloadKey key = current.getKey();
+            DispatchAttempt attempt = current.getValue();
+            if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
+            if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(Dispatcher.REPORT_LAG))) {
+                attempt.missedListings.remove(cluster);
+                continue;
+            }
+            int missed = attempt.missedListings.merge(cluster, 1, Integer::sum);
+            if (missed < MISSED_LISTINGS_TO_REDISPATCH || !neverAdmittedRemotely(key)) continue;
+            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .log("remote attempt missing from the cluster's listings: dispatching again once its lease has run out");
+            attempt.clusters.remove(cluster);
+            attempt.missedListings.remove(cluster);
+            dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
+            if (attempt.clusters.isEmpty()) dispatcher.lastCopyGone(key, attempt);
+        }
+    }
+
+    /**
+     * True while the workload's MultiKueue check is still Pending: no copy was ever admitted, so a missing
+     * one never ran. A copy that ran and vanished is left alone (its end may just not have been mirrored).
+     */
+    private boolean neverAdmittedRemotely(WorkloadKey key) {
+        AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
+        return check != null && CheckStates.PENDING.equals(check.state());
+    }
+
+    /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
+    private DispatchAttempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
+        if (dispatcher.retired(remote.getSpec().getAttemptId())) return null;
+        WorkloadStatus status = state.controller.statusOf(key);
+        if (status == null || !status.isTrue(Conditions.QUOTA_RESERVED) || status.isTrue(Conditions.FINISHED)
+                || dispatcher.dispatchCheck(status) == null) {
+            return null;
+        }
+        DispatchAttempt attempt = new DispatchAttempt(remote.getSpec().getAttemptId());
+        attempt.clusters.add(cluster);
+        attempt.lease = Duration.ofSeconds(Math.max(0, remote.getSpec().getLeaseDurationSeconds()));
+        attempt.lastRenewal.put(cluster, clock.instant());
+        dispatcher.attempts().put(key, attempt);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("re-adopted remote attempt");
+        return attempt;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.clusters.ClusterCalls;
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.protocol.crd.RemoteWorkload;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the creates of a dispatch attempt to its clusters, and acts on each answer on the state thread:
+ * a confirmed copy is noted; a copy that failed is dropped from the attempt, held until its lease has
+ * run out when the cluster may still get it, and a workload left with no copy is placed again; a copy
+ * of an attempt abandoned meanwhile is deleted, and its fence lifted once the answer came.
+ */
+final class RemoteCreates {
+    private static final Logger log = LoggerFactory.getLogger(RemoteCreates.class);
+
+    private final Dispatcher dispatcher;
+    private final Clock clock;
+    private final long epoch;
+
+    RemoteCreates(Dispatcher dispatcher, Clock clock, long epoch) {
+        this.dispatcher = dispatcher;
+        this.clock = clock;
+        this.epoch = epoch;
+    }
+
+    /** Sends the attempt's copy to each target cluster, which join the attempt at once. */
+    void send(WorkloadKey key, DispatchAttempt attempt, RemoteWorkload remote, List<String> targets) {
+        WorkerClusters clusters = dispatcher.clusters;
+        for (String cluster : targets) {
+            attempt.clusters.add(cluster);
+            attempt.lastRenewal.put(cluster, clock.instant());
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
+            clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
+                boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
+                if (created.succeeded()) attempt.confirmed.add(cluster);
+                if (dispatcher.attempts().get(key) != attempt) {
+                    abandonedMeanwhile(key, attempt, cluster, created.succeeded(), answered);
+                } else if (created.failed()) {
+                    failed(key, attempt, cluster, answered, created.cause());
+                }
+            }));
+        }
+    }
+
+    /** abandon() held the workload until the create's answer came: the copy is deleted, and an answer lifts the fence. */
+    private void abandonedMeanwhile(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean created, boolean answered) {
+        if (created) dispatcher.deleteRemote(key, cluster, attempt.id, "abandoned while its create was in flight");
+        if (answered && dispatcher.failover.fences.createAnswered(key, cluster, attempt.id)) {
+            dispatcher.fenceChanged(key);
+            dispatcher.reconcile();
+        }
+    }
+
+    private void failed(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean answered, Throwable cause) {
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("dispatch failed: " + cause.getMessage());
+        attempt.clusters.remove(cluster);
+        if (!answered) dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
+        if (attempt.clusters.isEmpty()) {
+            dispatcher.lastCopyGone(key, attempt);
+            dispatcher.reconcile();
+        }
+    }
+}

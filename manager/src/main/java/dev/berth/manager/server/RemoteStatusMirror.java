@@ -1,0 +1,105 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.dispatch.DispatchStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.protocol.Conditions;
+import dev.berth.protocol.Conditions.CheckStates;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
+import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a cluster reports of a current attempt, mirrored onto the workload: the first cluster to admit a
+ * copy wins (the others are withdrawn) and the MultiKueue check turns Ready; a finished copy finishes the
+ * workload; a stopped or rejected one is abandoned and the check turns Retry. status.dispatch, the
+ * dispatch history and the owner's object status follow.
+ */
+final class RemoteStatusMirror {
+    private static final Logger log = LoggerFactory.getLogger(RemoteStatusMirror.class);
+
+    private final Dispatcher dispatcher;
+    private final ManagerState state;
+    private final Clock clock;
+
+    RemoteStatusMirror(Dispatcher dispatcher, ManagerState state, Clock clock) {
+        this.dispatcher = dispatcher;
+        this.state = state;
+        this.clock = clock;
+    }
+
+    void mirror(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkloadStatus remote) {
+        AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
+        if (check == null) return;
+        String phase = remote.getPhase();
+        DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id, remote);
+        switch (phase) {
+            case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> admitted(key, cluster, attempt, check, reported);
+            case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> finished(key, cluster, attempt, remote, reported);
+            case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
+                if (!stopped(key, cluster, attempt, check, remote)) return;
+            }
+            default -> DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner);
+        }
+        if ((remote.getObjectStatus() != null || remote.getPodStatuses() != null) && !RemoteWorkloadPhase.isFinal(phase)) {
+            DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
+        }
+    }
+
+    private void admitted(WorkloadKey key, String cluster, DispatchAttempt attempt, AdmissionCheckState check, DispatchStatus reported) {
+        if (attempt.winner == null) {
+            attempt.winner = cluster;
+            if (attempt.dispatchedAt != null) dispatcher.listener.firstReport(cluster, Duration.between(attempt.dispatchedAt, clock.instant()));
+            for (String other : attempt.clusters) {
+                if (other.equals(cluster)) continue;
+                dispatcher.deleteRemote(key, other, attempt.id, "another cluster admitted first");
+                // should the winner's copy fail, a loser's create still on its way must not run next to the next attempt
+                if (!attempt.confirmed.contains(other)) dispatcher.holdUntilLeaseRunsOut(key, attempt, other, "another cluster admitted first");
+            }
+            attempt.clusters.retainAll(Set.of(cluster));
+        }
+        DispatchStatusWriter.writeDispatch(state, key, reported, cluster);
+        if (!CheckStates.READY.equals(check.state())) {
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    .log("remote attempt admitted");
+            state.controller.setAdmissionCheckState(key, check.name(), CheckStates.READY,
+                    "admitted in cluster " + cluster + " (attempt " + attempt.id + ")");
+        }
+    }
+
+    private void finished(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkloadStatus remote, DispatchStatus reported) {
+        String phase = remote.getPhase();
+        boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
+        DispatchStatusWriter.writeDispatch(state, key, reported, cluster);
+        DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("remote attempt finished: " + phase);
+        dispatcher.retire(key, attempt);
+        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
+        dispatcher.deleteRemote(key, cluster, attempt.id, "finished");
+        state.controller.finish(key, succeeded, succeeded ? Conditions.Reasons.SUCCEEDED : Conditions.Reasons.FAILED,
+                Objects.requireNonNullElse(remote.getMessage(), "finished in cluster " + cluster));
+    }
+
+    /** Stopped or rejected: a drained copy is handed to failover (false), any other is abandoned and the check turns Retry. */
+    private boolean stopped(WorkloadKey key, String cluster, DispatchAttempt attempt, AdmissionCheckState check, RemoteWorkloadStatus remote) {
+        String phase = remote.getPhase();
+        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
+        if (RemoteWorkloadPhase.REASON_LEASE_EXPIRED.equals(remote.getReason()) && !attempt.draining) dispatcher.listener.leaseExpired(cluster);
+        if (attempt.draining) {
+            dispatcher.failover.drained(key, attempt, cluster);
+            return false;
+        }
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("remote attempt " + phase + ": " + remote.getReason());
+        dispatcher.abandon(key, attempt, phase);
+        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.RETRY,
+                "attempt " + attempt.id + " in cluster " + cluster + " " + phase + ": " + remote.getReason());
+        return true;
+    }
+}
