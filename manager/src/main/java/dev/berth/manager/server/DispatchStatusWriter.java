@@ -29,6 +29,7 @@ final class DispatchStatusWriter {
             block.put("podsRunning", remote.getPodsRunning());
             block.put("podsSucceeded", remote.getPodsSucceeded());
             block.put("podsFailed", remote.getPodsFailed());
+            if (remote.getAllPodsReady() != null) block.put("podsReady", remote.getPodsReady());
             if (remote.getReason() != null) block.put("reason", remote.getReason());
             if (remote.getMessage() != null) block.put("message", remote.getMessage());
             if (remote.getPodProblems() != null && !remote.getPodProblems().isEmpty()) {

@@ -478,6 +478,8 @@ final class Dispatcher implements ClusterEvents {
                     state.controller.setAdmissionCheckState(key, check.name(), CheckStates.READY,
                             "admitted in cluster " + cluster + " (attempt " + attempt.id + ")");
                 }
+                // waitForPodsReady: the worker's readiness becomes the Workload's PodsReady (an older agent reports none)
+                if (remote.getAllPodsReady() != null) state.controller.setPodsReady(key, remote.getAllPodsReady());
             }
             case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> {
                 boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
