@@ -66,6 +66,7 @@ public final class BerthMain {
         boolean fairSharing = false;
         Duration retain = null;
         Duration batchWindow = SchedulerOptions.DEFAULT_BATCH_WINDOW;
+        dev.berth.manager.core.PodsReadyPolicy waitForPodsReady = dev.berth.manager.core.PodsReadyPolicy.DISABLED;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         LaunchSettings settings = new LaunchSettings(System.getenv());
         Map<String, String> securityFlags = new HashMap<>();
@@ -81,6 +82,7 @@ public final class BerthMain {
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
                 case "--max-objects-per-namespace" -> objectCounts = ObjectCountLimits.parse(args[++i]);
+                case PodsReadyFlag.NAME -> waitForPodsReady = PodsReadyFlag.parseOrExit(args[++i]);
                 default -> {
                     if (SecurityFlags.NAMES.contains(args[i]) && i + 1 < args.length) {
                         securityFlags.put(args[i], args[++i]);
@@ -110,7 +112,8 @@ public final class BerthMain {
             System.exit(2);
             return;
         }
-        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
+        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow)
+                .withWaitForPodsReady(waitForPodsReady);
         ObjectStore store;
         try {
             store = settings.openStore(data, Clock.systemUTC());

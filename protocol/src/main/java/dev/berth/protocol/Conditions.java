@@ -41,6 +41,21 @@ public final class Conditions {
         /** Kueue's underlying cause when spec.maximumExecutionTimeSeconds ran out. */
         public static final String MAXIMUM_EXECUTION_TIME_EXCEEDED = "MaximumExecutionTimeExceeded";
         public static final String INACTIVE_WORKLOAD = "InactiveWorkload";
+        // waitForPodsReady: the PodsReady condition's reasons, and the eviction and deactivation it causes
+        /** PodsReady=False: the admitted workload's pods have not all become ready yet. */
+        public static final String WAIT_FOR_START = "WaitForStart";
+        /** PodsReady=False: the pods were all ready once and no longer are. */
+        public static final String WAIT_FOR_RECOVERY = "WaitForRecovery";
+        /** PodsReady=True: all pods became ready for the first time in this admission. */
+        public static final String STARTED = "Started";
+        /** PodsReady=True: all pods are ready again after some were not. */
+        public static final String RECOVERED = "Recovered";
+        /** Evicted reason: the pods were not all ready within waitForPodsReady's timeout or recoveryTimeout. */
+        public static final String PODS_READY_TIMEOUT = "PodsReadyTimeout";
+        /** Kueue's underlying cause of a deactivation after requeuingStrategy.backoffLimitCount requeues. */
+        public static final String REQUEUING_LIMIT_EXCEEDED = "RequeuingLimitExceeded";
+        /** QuotaReserved=False reason while blockAdmission waits for admitted workloads' pods to be ready. */
+        public static final String WAITING_FOR_PODS_READY = "WaitingForPodsReady";
         public static final String SUCCEEDED = "Succeeded";
         public static final String FAILED = "Failed";
         public static final String READY = "Ready";

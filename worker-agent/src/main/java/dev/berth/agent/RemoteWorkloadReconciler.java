@@ -4,6 +4,7 @@ import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
+import dev.berth.protocol.crd.PodSetPlacement;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -148,6 +149,7 @@ public final class RemoteWorkloadReconciler {
         List<Map<String, Object>> owners = input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of());
         if (owners.isEmpty()) owners = asMaps(pods); // plain pods and pod groups: the pods are the created objects
         RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(), owners, pods, leaseClock.now());
+        PodReadiness.report(status, pods, spec.getPodSets().stream().mapToInt(PodSetPlacement::getCount).sum());
         if (RemoteWorkloadPhase.isFinal(status.getPhase())) log.info(rw, "attempt finished", "phase", status.getPhase());
         statusWriter.write(rw, status);
         return reserved;

@@ -38,6 +38,7 @@ public final class AdmissionController {
     private final WorkloadLifecycle lifecycle;
     private final AdmissionCheckTransitions checks;
     private final AdmissionEffects effects;
+    private final WaitForPodsReady podsReady;
     private final AdmissionReadModel reads;
     /** A pass is open while its last slice stopped at the budget with heads left. */
     private boolean passOpen;
@@ -53,7 +54,8 @@ public final class AdmissionController {
         QuotaRelease quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
         this.lifecycle = new WorkloadLifecycle(state, queues, quotaRelease, writer, queueStatus, sink, options.retainFinishedWorkloadsFor());
         this.checks = new AdmissionCheckTransitions(queues, quotaRelease, writer, queueStatus, listener);
-        this.effects = new AdmissionEffects(state, quotaRelease, writer, queueStatus, listener);
+        this.podsReady = new WaitForPodsReady(options.waitForPodsReady(), state, queues, quotaRelease, writer);
+        this.effects = new AdmissionEffects(state, quotaRelease, writer, queueStatus, listener, podsReady);
         this.reads = new AdmissionReadModel(state, options, queueStatus, clock);
     }
 
@@ -164,6 +166,14 @@ public final class AdmissionController {
         lifecycle.evict(key, reason, message);
     }
 
+    /**
+     * The worker reported whether every admitted pod of the workload is ready (or succeeded): with
+     * waitForPodsReady its PodsReady condition follows (see {@link WaitForPodsReady}); without, nothing happens.
+     */
+    public void setPodsReady(WorkloadKey key, boolean allPodsReady) {
+        podsReady.podsReported(key, allPodsReady);
+    }
+
     public void setActive(WorkloadKey key, boolean active) {
         lifecycle.setActive(key, active);
     }
@@ -197,6 +207,8 @@ public final class AdmissionController {
 
     CycleReport schedule(int nominationBudget) {
         lifecycle.deactivateOverdue();
+        podsReady.evictTimedOut();
+        podsReady.wakeHeldBack();
         queues.requeueAfterBackoff();
         queues.rebuildIfChanged();
         if (!passOpen) {

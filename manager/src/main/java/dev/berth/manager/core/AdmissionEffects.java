@@ -24,9 +24,11 @@ final class AdmissionEffects implements SchedulingCycle.Effects {
     private final WorkloadStatusWriter writer;
     private final QueueStatusReporter queueStatus;
     private final AdmissionListener listener;
+    private final WaitForPodsReady podsReady;
 
     AdmissionEffects(ClusterState state, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
-                     QueueStatusReporter queueStatus, AdmissionListener listener) {
+                     QueueStatusReporter queueStatus, AdmissionListener listener, WaitForPodsReady podsReady) {
+        this.podsReady = podsReady;
         this.state = state;
         this.quotaRelease = quotaRelease;
         this.writer = writer;
@@ -69,6 +71,11 @@ final class AdmissionEffects implements SchedulingCycle.Effects {
                 .addKeyValue("flavors", admission.flavors()).addKeyValue("checks", checks)
                 .log(checks.isEmpty() ? "workload admitted" : "quota reserved; waiting for admission checks");
         return true;
+    }
+
+    @Override
+    public boolean admissionHeldBack(WorkloadEntry entry) {
+        return podsReady.holdsBack(entry);
     }
 
     @Override

@@ -33,7 +33,8 @@ final class QuotaRelease {
         release(entry);
         entry.queueOrderMillis = writer.millis();
         entry.requeueSequence = ++requeueSequence;
-        writer.write(entry, WorkloadConditions.evicted(entry.status, reason, message, preemptionReason, requeue, writer.now()));
+        WorkloadStatus podsGone = PodsReadyConditions.afterEviction(entry.status, writer.now());
+        writer.write(entry, WorkloadConditions.evicted(podsGone, reason, message, preemptionReason, requeue, writer.now()));
         listener.evicted(queue, reason);
         if (requeue && entry.active) queues.enqueue(entry);
         queueStatus.touched(entry);

@@ -34,6 +34,11 @@ final class SchedulingCycle {
         void preempt(WorkloadEntry preemptor, List<PreemptionTarget> targets);
 
         void stillPending(WorkloadEntry entry, String message);
+
+        /** True when the entry, though it fits, must not be admitted now (waitForPodsReady's blockAdmission): it is parked. */
+        default boolean admissionHeldBack(WorkloadEntry entry) {
+            return false;
+        }
     }
 
     record Outcome(int nominated, int admitted, int preempted) {
@@ -111,7 +116,9 @@ final class SchedulingCycle {
         for (Nomination nomination : nominations) {
             WorkloadEntry entry = nomination.entry;
             PendingQueue queue = state.pending.get(nomination.queue.name());
-            if (nomination.assignment.mode() == FitMode.FIT) {
+            if (nomination.assignment.mode() == FitMode.FIT && effects.admissionHeldBack(entry)) {
+                queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, false);
+            } else if (nomination.assignment.mode() == FitMode.FIT) {
                 if (state.quota.fits(nomination.queue.name(), nomination.assignment.usage(), true)
                         && effects.admit(entry, nomination.assignment)) {
                     admitted++;

@@ -33,8 +33,12 @@ public record DispatchStatus(String cluster, String attemptId, String phase, Pod
         return phase != null && !DISPATCHED.equals(phase);
     }
 
-    /** Pods of the remote copy by phase. */
-    public record PodCounts(int running, int succeeded, int failed) {}
+    /** Pods of the remote copy by phase; {@code ready} is null when the agent does not report readiness (an older agent). */
+    public record PodCounts(int running, int succeeded, int failed, Integer ready) {
+        public PodCounts(int running, int succeeded, int failed) {
+            this(running, succeeded, failed, null);
+        }
+    }
 
     /** A failing pod of the remote copy: its container and that container's reason and message. */
     public record PodProblem(String pod, String container, String reason, String message) {}

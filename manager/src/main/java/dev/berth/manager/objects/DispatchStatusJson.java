@@ -45,6 +45,7 @@ public final class DispatchStatusJson {
             block.put("podsRunning", dispatch.pods().running());
             block.put("podsSucceeded", dispatch.pods().succeeded());
             block.put("podsFailed", dispatch.pods().failed());
+            if (dispatch.pods().ready() != null) block.put("podsReady", dispatch.pods().ready());
         }
         if (dispatch.reason() != null) block.put("reason", dispatch.reason());
         if (dispatch.message() != null) block.put("message", dispatch.message());
@@ -67,7 +68,7 @@ public final class DispatchStatusJson {
         if (!block.isObject() || block.path("attemptId").asText("").isEmpty()) return null;
         DispatchStatus.PodCounts pods = block.has("podsRunning") || block.has("podsSucceeded") || block.has("podsFailed")
                 ? new DispatchStatus.PodCounts(block.path("podsRunning").asInt(0), block.path("podsSucceeded").asInt(0),
-                block.path("podsFailed").asInt(0))
+                block.path("podsFailed").asInt(0), block.has("podsReady") ? block.path("podsReady").asInt() : null)
                 : null;
         List<DispatchStatus.PodProblem> problems = new ArrayList<>();
         for (JsonNode p : block.path("podProblems")) {

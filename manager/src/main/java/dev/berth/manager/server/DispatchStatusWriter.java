@@ -27,7 +27,8 @@ final class DispatchStatusWriter {
         List<DispatchStatus.PodProblem> problems = remote.getPodProblems() == null ? List.of() : remote.getPodProblems().stream()
                 .map(p -> new DispatchStatus.PodProblem(p.getPod(), p.getContainer(), p.getReason(), p.getMessage())).toList();
         return new DispatchStatus(cluster, attemptId, remote.getPhase(),
-                new DispatchStatus.PodCounts(remote.getPodsRunning(), remote.getPodsSucceeded(), remote.getPodsFailed()),
+                new DispatchStatus.PodCounts(remote.getPodsRunning(), remote.getPodsSucceeded(), remote.getPodsFailed(),
+                        remote.getAllPodsReady() == null ? null : remote.getPodsReady()),
                 remote.getReason(), remote.getMessage(), problems);
     }
 

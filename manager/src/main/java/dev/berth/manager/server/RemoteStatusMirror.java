@@ -39,7 +39,11 @@ final class RemoteStatusMirror {
         String phase = remote.getPhase();
         DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id, remote);
         switch (phase) {
-            case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> admitted(key, cluster, attempt, check, reported);
+            case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {
+                admitted(key, cluster, attempt, check, reported);
+                // waitForPodsReady: the worker's readiness becomes the Workload's PodsReady (an older agent reports none)
+                if (remote.getAllPodsReady() != null) state.controller.setPodsReady(key, remote.getAllPodsReady());
+            }
             case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> finished(key, cluster, attempt, remote, reported);
             case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
                 if (!stopped(key, cluster, attempt, check, remote)) return;

@@ -20,6 +20,13 @@ public class RemoteWorkloadStatus {
     private int podsSucceeded;
     private int podsFailed;
     private int podsPending;
+    /** Pods whose Ready condition is True, plus pods that already succeeded (Kueue's count for PodsReady). */
+    private int podsReady;
+    /**
+     * Whether every admitted pod is ready or succeeded: Kueue's PodsReady for the job. Null from an
+     * agent that does not report readiness; the manager then leaves the Workload's PodsReady alone.
+     */
+    private Boolean allPodsReady;
     private String admittedTime;
     private String startTime;
     private String completionTime;
@@ -48,6 +55,10 @@ public class RemoteWorkloadStatus {
     public void setPodsFailed(int podsFailed) { this.podsFailed = podsFailed; }
     public int getPodsPending() { return podsPending; }
     public void setPodsPending(int podsPending) { this.podsPending = podsPending; }
+    public int getPodsReady() { return podsReady; }
+    public void setPodsReady(int podsReady) { this.podsReady = podsReady; }
+    public Boolean getAllPodsReady() { return allPodsReady; }
+    public void setAllPodsReady(Boolean allPodsReady) { this.allPodsReady = allPodsReady; }
     public String getAdmittedTime() { return admittedTime; }
     public void setAdmittedTime(String admittedTime) { this.admittedTime = admittedTime; }
     public String getStartTime() { return startTime; }
