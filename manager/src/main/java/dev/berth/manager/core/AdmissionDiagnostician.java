@@ -54,7 +54,7 @@ final class AdmissionDiagnostician {
         if (evaluate) {
             ClusterQueueSpec spec = state.clusterQueues.get(queues.clusterQueue());
             List<AdmittedWorkload> inTree = admittedInTree(spec);
-            PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), spec, entry,
+            PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, spec, entry,
                     inTree.stream().filter(w -> w.clusterQueue().equals(spec.name())).toList(), () -> inTree);
             FlavorAssignment full = new FlavorAssigner(spec, Collections.unmodifiableMap(state.flavors), state.quota,
                     options.fairSharing(), oracle).assign(entry.request);

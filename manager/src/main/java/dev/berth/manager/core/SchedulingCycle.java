@@ -187,7 +187,7 @@ final class SchedulingCycle {
         if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
             return Nomination.namespaceMismatch(queue, entry, generation);
         }
-        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), queue, entry,
+        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, queue, entry,
                 admittedInOwnQueue(queue), () -> admittedFor(queue));
         FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
                 options.fairSharing(), oracle);
