@@ -82,7 +82,7 @@ final class AdmissionDiagnostician {
     private Position position(WorkloadEntry entry) {
         PendingQueue queue = entry.clusterQueue == null ? null : state.pending.get(entry.clusterQueue);
         if (queue == null || entry.holdsQuota()) return null;
-        List<WorkloadEntry> ordered = queue.inOrder();
+        List<WorkloadEntry> ordered = queue.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(entry.clusterQueue)));
         int inLocal = 0;
         for (int i = 0; i < ordered.size(); i++) {
             WorkloadEntry other = ordered.get(i);

@@ -8,12 +8,14 @@ import java.util.List;
  * preemption strategies, objectRetentionPolicies.workloads.afterFinished (null keeps finished
  * workloads forever), and the manager's scheduling batch window: how long after a change the pass
  * that decides it starts, so that changes arriving together (a submission and the finishes that make
- * room for it) are decided together (zero decides each change at once, before its write is answered).
+ * room for it) are decided together (zero decides each change at once, before its write is answered),
+ * and admissionFairSharing (null: off).
  */
 public record SchedulerOptions(boolean fairSharing,
                                List<FairSharingStrategy> preemptionStrategies,
                                Duration retainFinishedWorkloadsFor,
-                               Duration schedulingBatchWindow) {
+                               Duration schedulingBatchWindow,
+                               AdmissionFairSharing admissionFairSharing) {
     /** Long enough for events a few milliseconds apart, short enough not to be noticed by a submitter. */
     public static final Duration DEFAULT_BATCH_WINDOW = Duration.ofMillis(10);
 
@@ -26,6 +28,16 @@ public record SchedulerOptions(boolean fairSharing,
         if (schedulingBatchWindow == null || schedulingBatchWindow.isNegative()) {
             throw new IllegalArgumentException("schedulingBatchWindow must be zero or positive");
         }
+    }
+
+    public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor,
+                            Duration schedulingBatchWindow) {
+        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, null);
+    }
+
+    /** These options with Kueue's admissionFairSharing (null turns it off). */
+    public SchedulerOptions withAdmissionFairSharing(AdmissionFairSharing settings) {
+        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, settings);
     }
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {

@@ -80,7 +80,7 @@ final class SchedulingCycle {
             if (slot.queue().isEmpty()) continue;
             ClusterQueueSpec spec = slot.spec();
             long generation = slot.generation().value;
-            WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation);
+            WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation, state.localQueueUsage.orderingFor(spec));
             if (head == null) {
                 // A blocked StrictFIFO head stays the head: its reservation holds in every cycle.
                 reserve(reservations, spec.name(), slot.queue().blockedHeadReservation(spec.queueingStrategy(), generation));
