@@ -31,7 +31,7 @@ public final class AdmissionController {
 
     private final Clock clock;
     private final SchedulerOptions options;
-    private final ClusterState state = new ClusterState();
+    private final ClusterState state;
     private final QueueStatusReporter queueStatus;
     private final SwitchableAdmissionListener listener = new SwitchableAdmissionListener();
     private final QueueManager queues;
@@ -48,6 +48,7 @@ public final class AdmissionController {
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
         this.options = options;
+        this.state = new ClusterState(options.admissionFairSharing());
         this.queueStatus = new QueueStatusReporter(state, sink);
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
@@ -209,6 +210,7 @@ public final class AdmissionController {
         lifecycle.deactivateOverdue();
         podsReady.evictTimedOut();
         podsReady.wakeHeldBack();
+        queueStatus.touchedLocalQueues(state.localQueueUsage.sample(clock.instant()));
         queues.requeueAfterBackoff();
         queues.rebuildIfChanged();
         if (!passOpen) {

@@ -54,7 +54,7 @@ final class AdmissionDiagnostician {
         if (evaluate) {
             ClusterQueueSpec spec = state.clusterQueues.get(queues.clusterQueue());
             List<AdmittedWorkload> inTree = admittedInTree(spec);
-            PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), spec, entry,
+            PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, spec, entry,
                     inTree.stream().filter(w -> w.clusterQueue().equals(spec.name())).toList(), () -> inTree);
             FlavorAssignment full = new FlavorAssigner(spec, Collections.unmodifiableMap(state.flavors), state.quota,
                     options.fairSharing(), oracle).assign(entry.request);
@@ -82,7 +82,7 @@ final class AdmissionDiagnostician {
     private Position position(WorkloadEntry entry) {
         PendingQueue queue = entry.clusterQueue == null ? null : state.pending.get(entry.clusterQueue);
         if (queue == null || entry.holdsQuota()) return null;
-        List<WorkloadEntry> ordered = queue.inOrder();
+        List<WorkloadEntry> ordered = queue.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(entry.clusterQueue)));
         int inLocal = 0;
         for (int i = 0; i < ordered.size(); i++) {
             WorkloadEntry other = ordered.get(i);

@@ -64,6 +64,7 @@ final class AdmissionEffects implements SchedulingCycle.Effects {
             return false;
         }
         entry.reservedInPass = state.pass;
+        state.localQueueUsage.admitted(entry, writer.now());
         listener.quotaReserved(queue, waitedMillis);
         if (checks.isEmpty()) listener.admitted(queue, waitedMillis, -1);
         queueStatus.touched(entry);

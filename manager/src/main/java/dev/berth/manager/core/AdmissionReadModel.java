@@ -42,7 +42,11 @@ final class AdmissionReadModel {
     List<WorkloadKey> pendingIn(String clusterQueue) {
         PendingQueue queue = state.pending.get(clusterQueue);
         List<WorkloadKey> keys = new ArrayList<>();
-        if (queue != null) for (WorkloadEntry entry : queue.inOrder()) keys.add(entry.key());
+        if (queue != null) {
+            for (WorkloadEntry entry : queue.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(clusterQueue)))) {
+                keys.add(entry.key());
+            }
+        }
         for (WorkloadEntry entry : state.unplaced) if (clusterQueue.equals(entry.clusterQueue)) keys.add(entry.key());
         return keys;
     }
@@ -76,7 +80,7 @@ final class AdmissionReadModel {
         PendingQueue queue = state.pending.get(clusterQueue);
         List<PendingWorkloadView> views = new ArrayList<>();
         if (queue != null) {
-            for (WorkloadEntry entry : queue.inOrder()) {
+            for (WorkloadEntry entry : queue.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(clusterQueue)))) {
                 Condition reserved = entry.status.condition(Conditions.QUOTA_RESERVED);
                 views.add(new PendingWorkloadView(entry.key(), entry.request.queueName(), entry.request.priority(),
                         entry.request.creationMillis(), reserved == null || reserved.status() ? null : reserved.message()));

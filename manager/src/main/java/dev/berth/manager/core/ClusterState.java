@@ -43,10 +43,21 @@ final class ClusterState {
     private List<PendingSlot> pendingSlots;
     /** The workloads holding quota in victim order, per queue and per cohort tree. */
     final HolderIndex holders = new HolderIndex();
+    /** Admission fair sharing: each LocalQueue's decayed consumed resources. */
+    final LocalQueueUsage localQueueUsage;
     /** Counts scheduling passes; a workload that reserved quota in the current one has {@code reservedInPass == pass}. */
     long pass;
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
+
+    ClusterState() {
+        this(null);
+    }
+
+    /** admissionFairSharing null: off. */
+    ClusterState(AdmissionFairSharing admissionFairSharing) {
+        this.localQueueUsage = new LocalQueueUsage(this, admissionFairSharing);
+    }
 
     /** Grows whenever capacity in one cohort tree grows; parked workloads of the tree are looked at again then. */
     static final class CohortGeneration {

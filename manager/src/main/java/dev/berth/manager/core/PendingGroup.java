@@ -4,9 +4,9 @@ import java.util.Comparator;
 import java.util.TreeSet;
 
 /**
- * The pending workloads of one ClusterQueue that a known misfit matches all or none of: the same
- * priority and the same single pod set (count, requests and placement constraints), so one check of the
- * group answers for every member. Workloads with several pod sets or partial admission, which no misfit
+ * The pending workloads of one ClusterQueue and LocalQueue that a known misfit matches all or none of:
+ * the same priority and the same single pod set (count, requests and placement constraints), so one
+ * check of the group answers for every member. Workloads with several pod sets or partial admission, which no misfit
  * matches, share the one group of their queue that is never skipped.
  */
 final class PendingGroup {
@@ -14,14 +14,28 @@ final class PendingGroup {
     static final Comparator<PendingGroup> BY_FIRST_MEMBER = (a, b) -> WorkloadEntry.compareInQueueOrder(a.first, b.first);
 
     final PendingShape shape;
+    /** The LocalQueue of every member: admission fair sharing orders groups by their LocalQueue's usage. */
+    final String localQueueKey;
     private final TreeSet<WorkloadEntry> members = new TreeSet<>(WorkloadEntry.QUEUE_ORDER);
     /** The first member in queue order, or null when empty; the order of groups reads it on every comparison. */
     private WorkloadEntry first;
     /** Skipped until the queue's capacity changes: a known misfit of this generation matches its members. */
     boolean knownMisfit;
 
-    PendingGroup(PendingShape shape) {
+    PendingGroup(PendingShape shape, String localQueueKey) {
         this.shape = shape;
+        this.localQueueKey = localQueueKey;
+    }
+
+    /** What a pending queue finds a group by: members share a shape and a LocalQueue. */
+    record Key(String localQueueKey, PendingShape shape) {
+        static Key of(WorkloadEntry entry) {
+            return new Key(entry.localQueueKey, PendingShape.of(entry));
+        }
+    }
+
+    Key key() {
+        return new Key(localQueueKey, shape);
     }
 
     /** False for the group of workloads that no misfit can match. */

@@ -3,12 +3,14 @@ package dev.berth.manager.core;
 import dev.berth.manager.model.FlavorResource;
 import dev.berth.manager.model.QueueingStrategy;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The pending workloads of one ClusterQueue, in queue order. Workloads found inadmissible are
@@ -25,7 +27,7 @@ import java.util.TreeSet;
  * pass costs its decisions and the number of shapes, not the number of workloads waiting.
  */
 final class PendingQueue {
-    private final Map<PendingShape, PendingGroup> groups = new HashMap<>();
+    private final Map<PendingGroup.Key, PendingGroup> groups = new HashMap<>();
     /** The groups not known to misfit, ordered by their first member. */
     private final TreeSet<PendingGroup> eligible = new TreeSet<>(PendingGroup.BY_FIRST_MEMBER);
     /** The groups a known misfit matches in this generation, skipped until it moves on. */
@@ -85,7 +87,7 @@ final class PendingQueue {
         knownMisfits.clear();
         for (PendingGroup group : misfitGroups) {
             group.knownMisfit = false;
-            if (group.isEmpty()) groups.remove(group.shape);
+            if (group.isEmpty()) groups.remove(group.key());
             else eligible.add(group);
         }
         misfitGroups.clear();
@@ -102,6 +104,15 @@ final class PendingQueue {
      * workloads and those known not to fit.
      */
     WorkloadEntry pollHead(QueueingStrategy strategy, long generation) {
+        return pollHead(strategy, generation, null);
+    }
+
+    /**
+     * As {@link #pollHead(QueueingStrategy, long)}; with admission fair sharing ({@code localQueueUsage}
+     * not null) the head comes from the LocalQueue with the lowest usage, then in the usual order
+     * (Kueue's queueOrderingFunc with AdmissionFairSharing).
+     */
+    WorkloadEntry pollHead(QueueingStrategy strategy, long generation, ToDoubleFunction<String> localQueueUsage) {
         refresh(generation);
         if (preemptor != null) {
             WorkloadEntry next = preemptor;
@@ -114,7 +125,7 @@ final class PendingQueue {
         boolean strict = strategy == QueueingStrategy.STRICT_FIFO;
         if (strict && strictBlockedGeneration == generation) return null;
         while (!eligible.isEmpty()) {
-            PendingGroup first = eligible.pollFirst();
+            PendingGroup first = localQueueUsage == null ? eligible.pollFirst() : pollLeastUsed(localQueueUsage);
             if (!strict && first.matchable() && isKnownMisfit(first.shape)) {
                 first.knownMisfit = true;
                 misfitGroups.add(first);
@@ -122,12 +133,38 @@ final class PendingQueue {
                 continue;
             }
             WorkloadEntry head = first.pollFirst();
-            if (first.isEmpty()) groups.remove(first.shape);
+            if (first.isEmpty()) groups.remove(first.key());
             else eligible.add(first);
             size--;
             return head;
         }
         return null;
+    }
+
+    /** The eligible group whose LocalQueue has the lowest usage; among equals the first in queue order. */
+    private PendingGroup pollLeastUsed(ToDoubleFunction<String> localQueueUsage) {
+        Map<String, Double> usage = new HashMap<>();
+        PendingGroup best = null;
+        double bestUsage = 0;
+        for (PendingGroup group : eligible) {
+            double groupUsage = usage.computeIfAbsent(group.localQueueKey, localQueueUsage::applyAsDouble);
+            if (best == null || groupUsage < bestUsage) {
+                best = group;
+                bestUsage = groupUsage;
+            }
+        }
+        eligible.remove(best);
+        return best;
+    }
+
+    /** Every pending workload in the order of admission fair sharing: LocalQueue usage, then queue order. */
+    List<WorkloadEntry> inOrder(ToDoubleFunction<String> localQueueUsage) {
+        List<WorkloadEntry> all = inOrder();
+        if (localQueueUsage == null) return all;
+        Map<String, Double> usage = new HashMap<>();
+        all.sort(Comparator.comparingDouble((WorkloadEntry entry) ->
+                usage.computeIfAbsent(entry.localQueueKey, localQueueUsage::applyAsDouble)).thenComparing(WorkloadEntry.QUEUE_ORDER));
+        return all;
     }
 
     /** The head was admitted, or needs another look next cycle (for example after preempting). */
@@ -178,10 +215,10 @@ final class PendingQueue {
     /** Puts the entry into its shape's group, keeping the eligible groups ordered by their first member. */
     private void join(WorkloadEntry entry) {
         PendingShape shape = PendingShape.of(entry);
-        PendingGroup group = groups.get(shape);
+        PendingGroup group = groups.get(new PendingGroup.Key(entry.localQueueKey, shape));
         if (group == null) {
-            group = new PendingGroup(shape.forGroup(placements));
-            groups.put(group.shape, group);
+            group = new PendingGroup(shape.forGroup(placements), entry.localQueueKey);
+            groups.put(group.key(), group);
         }
         entry.pendingShape = group.shape;
         if (group.knownMisfit) {
@@ -201,7 +238,7 @@ final class PendingQueue {
 
     /** Takes the entry out of its group; false when it is in none (a head taken out, or parked). */
     private boolean leave(WorkloadEntry entry) {
-        PendingGroup group = groups.get(PendingShape.of(entry));
+        PendingGroup group = groups.get(PendingGroup.Key.of(entry));
         if (group == null || group.isEmpty()) return false;
         if (group.knownMisfit) {
             if (!group.remove(entry)) return false;
@@ -211,7 +248,7 @@ final class PendingQueue {
         if (group.first() != entry) return group.remove(entry);
         eligible.remove(group);
         group.remove(entry);
-        if (group.isEmpty()) groups.remove(group.shape);
+        if (group.isEmpty()) groups.remove(group.key());
         else eligible.add(group);
         return true;
     }

@@ -35,6 +35,10 @@ final class QueueStatusReporter {
         dirtyLocalQueues.add(entry.localQueueKey);
     }
 
+    void touchedLocalQueues(java.util.Collection<String> localQueueKeys) {
+        dirtyLocalQueues.addAll(localQueueKeys);
+    }
+
     void touchedAll() {
         dirtyClusterQueues.addAll(state.clusterQueues.keySet());
         dirtyLocalQueues.addAll(state.localQueues.keySet());
@@ -139,7 +143,8 @@ final class QueueStatusReporter {
         } else {
             active = new Condition(Conditions.ACTIVE, true, Reasons.READY, "Can submit new workloads to localQueue", now);
         }
-        return new QueueStatus(pending, reserving, admitted, plain(reservation), plain(usage), List.of(active));
+        return new QueueStatus(pending, reserving, admitted, plain(reservation), plain(usage), List.of(active),
+                state.localQueueUsage.statusOf(spec.key()));
     }
 
     private static List<FlavorUsage> plain(Map<FlavorResource, Long> usage) {
@@ -155,7 +160,8 @@ final class QueueStatusReporter {
         if (b == null) return false;
         if (a.pendingWorkloads() != b.pendingWorkloads() || a.reservingWorkloads() != b.reservingWorkloads()
                 || a.admittedWorkloads() != b.admittedWorkloads()
-                || !a.flavorsReservation().equals(b.flavorsReservation()) || !a.flavorsUsage().equals(b.flavorsUsage())) {
+                || !a.flavorsReservation().equals(b.flavorsReservation()) || !a.flavorsUsage().equals(b.flavorsUsage())
+                || !java.util.Objects.equals(a.admissionFairSharing(), b.admissionFairSharing())) {
             return false;
         }
         if (a.conditions().size() != b.conditions().size()) return false;

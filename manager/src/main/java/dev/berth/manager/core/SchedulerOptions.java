@@ -9,19 +9,20 @@ import java.util.List;
  * workloads forever), and the manager's scheduling batch window: how long after a change the pass
  * that decides it starts, so that changes arriving together (a submission and the finishes that make
  * room for it) are decided together (zero decides each change at once, before its write is answered);
- * and waitForPodsReady ({@link PodsReadyPolicy}, off by default).
+ * waitForPodsReady ({@link PodsReadyPolicy}, off by default) and admissionFairSharing (null: off).
  */
 public record SchedulerOptions(boolean fairSharing,
                                List<FairSharingStrategy> preemptionStrategies,
                                Duration retainFinishedWorkloadsFor,
                                Duration schedulingBatchWindow,
-                               PodsReadyPolicy waitForPodsReady) {
+                               PodsReadyPolicy waitForPodsReady,
+                               AdmissionFairSharing admissionFairSharing) {
     /** Long enough for events a few milliseconds apart, short enough not to be noticed by a submitter. */
     public static final Duration DEFAULT_BATCH_WINDOW = Duration.ofMillis(10);
 
     public static final SchedulerOptions DEFAULTS = new SchedulerOptions(false,
             List.of(FairSharingStrategy.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, FairSharingStrategy.LESS_THAN_INITIAL_SHARE),
-            null, DEFAULT_BATCH_WINDOW, PodsReadyPolicy.DISABLED);
+            null, DEFAULT_BATCH_WINDOW, PodsReadyPolicy.DISABLED, null);
 
     public SchedulerOptions {
         preemptionStrategies = List.copyOf(preemptionStrategies);
@@ -33,16 +34,23 @@ public record SchedulerOptions(boolean fairSharing,
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor,
                             Duration schedulingBatchWindow) {
-        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, PodsReadyPolicy.DISABLED);
+        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, PodsReadyPolicy.DISABLED, null);
     }
 
     /** The same options with waitForPodsReady set. */
     public SchedulerOptions withWaitForPodsReady(PodsReadyPolicy policy) {
-        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, policy);
+        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, policy,
+                admissionFairSharing);
+    }
+
+    /** These options with Kueue's admissionFairSharing (null turns it off). */
+    public SchedulerOptions withAdmissionFairSharing(AdmissionFairSharing settings) {
+        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, waitForPodsReady,
+                settings);
     }
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {
-        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, DEFAULT_BATCH_WINDOW, PodsReadyPolicy.DISABLED);
+        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, DEFAULT_BATCH_WINDOW, PodsReadyPolicy.DISABLED, null);
     }
 
     public enum FairSharingStrategy {

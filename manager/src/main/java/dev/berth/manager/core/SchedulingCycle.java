@@ -85,7 +85,7 @@ final class SchedulingCycle {
             if (slot.queue().isEmpty()) continue;
             ClusterQueueSpec spec = slot.spec();
             long generation = slot.generation().value;
-            WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation);
+            WorkloadEntry head = slot.queue().pollHead(spec.queueingStrategy(), generation, state.localQueueUsage.orderingFor(spec));
             if (head == null) {
                 // A blocked StrictFIFO head stays the head: its reservation holds in every cycle.
                 reserve(reservations, spec.name(), slot.queue().blockedHeadReservation(spec.queueingStrategy(), generation));
@@ -194,7 +194,7 @@ final class SchedulingCycle {
         if (queue.namespaceSelector() == null || !queue.namespaceSelector().matches(state.labelsOf(entry.key().namespace()))) {
             return Nomination.namespaceMismatch(queue, entry, generation);
         }
-        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), queue, entry,
+        PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, queue, entry,
                 admittedInOwnQueue(queue), () -> admittedFor(queue));
         FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
                 options.fairSharing(), oracle);

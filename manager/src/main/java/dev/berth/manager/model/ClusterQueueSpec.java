@@ -5,6 +5,7 @@ import java.util.List;
 /**
  * The scheduling-relevant part of a ClusterQueue. cohort is null when the queue is in no cohort.
  * namespaceSelector is null when the queue selects no namespace (Kueue's default), EVERYTHING for {}.
+ * usageBasedAdmissionFairSharing is spec.admissionScope.admissionMode UsageBasedAdmissionFairSharing.
  */
 public record ClusterQueueSpec(String name,
                                String cohort,
@@ -15,10 +16,19 @@ public record ClusterQueueSpec(String name,
                                Preemption preemption,
                                List<AdmissionCheckRule> admissionChecks,
                                StopPolicy stopPolicy,
-                               double fairSharingWeight) {
+                               double fairSharingWeight,
+                               boolean usageBasedAdmissionFairSharing) {
     public ClusterQueueSpec {
         resourceGroups = List.copyOf(resourceGroups);
         admissionChecks = List.copyOf(admissionChecks);
+    }
+
+    /** A queue without an admissionScope (no admission fair sharing). */
+    public ClusterQueueSpec(String name, String cohort, List<ResourceGroup> resourceGroups, QueueingStrategy queueingStrategy,
+                            LabelSelector namespaceSelector, FlavorFungibility flavorFungibility, Preemption preemption,
+                            List<AdmissionCheckRule> admissionChecks, StopPolicy stopPolicy, double fairSharingWeight) {
+        this(name, cohort, resourceGroups, queueingStrategy, namespaceSelector, flavorFungibility, preemption,
+                admissionChecks, stopPolicy, fairSharingWeight, false);
     }
 
     /** The resource group covering a resource, or null. */

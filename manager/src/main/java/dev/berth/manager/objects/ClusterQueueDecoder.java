@@ -18,6 +18,10 @@ import java.util.List;
 public final class ClusterQueueDecoder {
     private ClusterQueueDecoder() {}
 
+    /** spec.admissionScope.admissionMode values (Kueue's AdmissionMode). */
+    static final String USAGE_BASED_ADMISSION_FAIR_SHARING = "UsageBasedAdmissionFairSharing";
+    static final String NO_ADMISSION_FAIR_SHARING = "NoAdmissionFairSharing";
+
     public static ClusterQueueSpec decode(ObjectNode object) {
         List<FieldCause> causes = new ArrayList<>();
         FieldReader root = FieldReader.root(object, causes);
@@ -38,9 +42,11 @@ public final class ClusterQueueDecoder {
         List<AdmissionCheckRule> checks = QueuePoliciesDecoder.admissionChecks(spec.field("admissionChecksStrategy"));
         StopPolicy stopPolicy = spec.field("stopPolicy").oneOf(StopPolicy.values(), StopPolicy::wireName, StopPolicy.NONE);
         double weight = QueuePoliciesDecoder.fairSharingWeight(spec);
+        String admissionMode = spec.field("admissionScope").object().field("admissionMode")
+                .oneOf(List.of(USAGE_BASED_ADMISSION_FAIR_SHARING, NO_ADMISSION_FAIR_SHARING));
 
         root.throwIfInvalid(KueueApi.CLUSTER_QUEUE, name);
         return new ClusterQueueSpec(name, cohort, groups, strategy, namespaceSelector, fungibility, preemption,
-                checks, stopPolicy, weight);
+                checks, stopPolicy, weight, USAGE_BASED_ADMISSION_FAIR_SHARING.equals(admissionMode));
     }
 }

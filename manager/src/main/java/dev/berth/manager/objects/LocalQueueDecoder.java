@@ -8,7 +8,7 @@ import dev.berth.protocol.KueueApi;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Decodes a LocalQueue: its namespace, the ClusterQueue it feeds, and its stopPolicy. */
+/** Decodes a LocalQueue: its namespace, the ClusterQueue it feeds, its stopPolicy and its fair-sharing weight. */
 public final class LocalQueueDecoder {
     private LocalQueueDecoder() {}
 
@@ -28,8 +28,9 @@ public final class LocalQueueDecoder {
             ObjectNames.validateName(clusterQueueField.path(), clusterQueue, causes);
         }
         StopPolicy stopPolicy = spec.field("stopPolicy").oneOf(StopPolicy.values(), StopPolicy::wireName, StopPolicy.NONE);
+        double weight = QueuePoliciesDecoder.fairSharingWeight(spec);
 
         root.throwIfInvalid(KueueApi.LOCAL_QUEUE, name);
-        return new LocalQueueSpec(namespace, name, clusterQueue, stopPolicy);
+        return new LocalQueueSpec(namespace, name, clusterQueue, stopPolicy, weight);
     }
 }

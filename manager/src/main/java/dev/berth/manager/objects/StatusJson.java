@@ -68,6 +68,13 @@ public final class StatusJson {
         json.set("flavorsReservation", flavorUsages(status.flavorsReservation()));
         json.set("flavorsUsage", flavorUsages(status.flavorsUsage()));
         json.set("conditions", conditions(status.conditions()));
+        if (status.admissionFairSharing() != null) {
+            ObjectNode afs = json.putObject("fairSharing").putObject("admissionFairSharingStatus");
+            ObjectNode consumed = afs.putObject("consumedResources");
+            status.admissionFairSharing().consumedResources().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(used -> consumed.put(used.getKey(), Quantity.format(used.getKey(), used.getValue())));
+            afs.put("lastUpdate", timestamp(status.admissionFairSharing().lastUpdate()));
+        }
         return json;
     }
 

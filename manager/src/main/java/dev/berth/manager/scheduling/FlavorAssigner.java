@@ -104,7 +104,7 @@ public final class FlavorAssigner {
             reasons.addAll(choice.reasons);
             mode = mode.worse(choice.mode());
             if (choice.flavor == null) continue;
-            borrows |= choice.borrows;
+            borrows |= choice.borrows();
             for (String resource : totals.keySet()) {
                 if (group.covers(resource)) chosen.put(resource, choice.flavor);
             }
@@ -130,23 +130,21 @@ public final class FlavorAssigner {
                 reasons.add(ineligible);
                 continue;
             }
-            FlavorRank rank = FlavorRank.FIT;
-            boolean borrows = false;
+            // Kueue's representativeMode: the least preferred (rank, borrowing level) over the group's resources.
+            GroupChoice candidate = new GroupChoice(flavorName, FlavorRank.FIT, 0, 0, List.of());
             for (Map.Entry<String, Long> total : totals.entrySet()) {
                 if (!group.covers(total.getKey())) continue;
                 FlavorResource fr = new FlavorResource(flavorName, total.getKey());
                 long wanted = Amounts.add(total.getValue(), assignedSoFar.getOrDefault(fr, 0L));
                 ResourceFit fit = fitQuota(fr, wanted);
-                rank = rank.worse(fit.rank);
-                borrows |= fit.borrows;
+                candidate = candidate.worstWith(fit, fungibility.preference());
                 if (fit.reason != null) reasons.add(fit.reason);
-                if (rank == FlavorRank.NO_FIT) break;
+                if (candidate.rank == FlavorRank.NO_FIT) break;
             }
-            GroupChoice candidate = new GroupChoice(flavorName, rank, borrows, List.of());
-            if (!shouldTryNextFlavor(candidate, fungibility)) return rank == FlavorRank.FIT ? candidate : candidate.withReasons(reasons);
-            if (best == null ? rank.isViable() : isPreferred(candidate, best, fungibility.preference())) best = candidate;
+            if (!shouldTryNextFlavor(candidate, fungibility)) return candidate.rank == FlavorRank.FIT ? candidate : candidate.withReasons(reasons);
+            if (best == null ? candidate.rank.isViable() : isPreferred(candidate, best, fungibility.preference())) best = candidate;
         }
-        if (best == null) return new GroupChoice(null, FlavorRank.NO_FIT, false, reasons);
+        if (best == null) return new GroupChoice(null, FlavorRank.NO_FIT, 0, 0, reasons);
         return best.rank == FlavorRank.FIT ? best : best.withReasons(reasons);
     }
 
@@ -158,25 +156,31 @@ public final class FlavorAssigner {
     private static boolean shouldTryNextFlavor(GroupChoice choice, FlavorFungibility fungibility) {
         if (choice.rank == FlavorRank.NO_FIT || choice.rank == FlavorRank.NO_CANDIDATES) return true;
         if (choice.rank.needsPreemption() && fungibility.whenCanPreempt() == FlavorFungibility.Policy.TRY_NEXT_FLAVOR) return true;
-        return choice.borrows && fungibility.whenCanBorrow() == FlavorFungibility.Policy.TRY_NEXT_FLAVOR;
+        return choice.level > 0 && fungibility.whenCanBorrow() == FlavorFungibility.Policy.TRY_NEXT_FLAVOR;
     }
 
     /**
-     * Kueue's isPreferred: a flavor without preemption candidates ranks below every viable one; then,
-     * by default, the better mode (fit, reclaim, preempt) and then no borrowing; with
-     * PreemptionOverBorrowing, no borrowing first and then the better mode.
+     * Kueue's isPreferred over granular modes: a flavor without preemption candidates ranks below every
+     * viable one; then, by default, the better mode (fit, reclaim, preempt) and then the lower borrowing
+     * level (quota from a nearer ancestor cohort); with PreemptionOverBorrowing, the lower borrowing
+     * level first and then the better mode.
      */
-    private static boolean isPreferred(GroupChoice candidate, GroupChoice best, FlavorFungibility.Preference preference) {
-        if (candidate.rank == FlavorRank.NO_FIT) return false;
-        if (best.rank == FlavorRank.NO_FIT) return true;
-        boolean candidateStuck = candidate.rank == FlavorRank.NO_CANDIDATES;
-        if (candidateStuck != (best.rank == FlavorRank.NO_CANDIDATES)) return !candidateStuck;
+    private static boolean isPreferred(FlavorRank rank, int level, FlavorRank bestRank, int bestLevel,
+                                       FlavorFungibility.Preference preference) {
+        if (rank == FlavorRank.NO_FIT) return false;
+        if (bestRank == FlavorRank.NO_FIT) return true;
+        boolean stuck = rank == FlavorRank.NO_CANDIDATES;
+        if (stuck != (bestRank == FlavorRank.NO_CANDIDATES)) return !stuck;
         if (preference == FlavorFungibility.Preference.PREEMPTION_OVER_BORROWING) {
-            if (candidate.borrows != best.borrows) return !candidate.borrows;
-            return candidate.rank.ordinal() > best.rank.ordinal();
+            if (level != bestLevel) return level < bestLevel;
+            return rank.ordinal() > bestRank.ordinal();
         }
-        if (candidate.rank != best.rank) return candidate.rank.ordinal() > best.rank.ordinal();
-        return best.borrows && !candidate.borrows;
+        if (rank != bestRank) return rank.ordinal() > bestRank.ordinal();
+        return level < bestLevel;
+    }
+
+    private static boolean isPreferred(GroupChoice candidate, GroupChoice best, FlavorFungibility.Preference preference) {
+        return isPreferred(candidate.rank, candidate.level, best.rank, best.level, preference);
     }
 
     private ResourceFit fitQuota(FlavorResource fr, long wanted) {
@@ -184,33 +188,51 @@ public final class FlavorAssigner {
         long maximum = quota.potentialAvailable(queue.name(), fr);
         String resource = fr.resource();
         if (wanted > maximum) {
-            return new ResourceFit(FlavorRank.NO_FIT, false, "insufficient quota for " + resource + " in flavor " + fr.flavor()
+            return new ResourceFit(FlavorRank.NO_FIT, 0, "insufficient quota for " + resource + " in flavor " + fr.flavor()
                     + ", request > maximum capacity (" + Quantity.format(resource, wanted) + " > " + Quantity.format(resource, maximum) + ")");
         }
-        boolean borrows = quota.hasCohort(queue.name()) && quota.borrowingWith(queue.name(), fr, wanted);
-        if (wanted <= available) return new ResourceFit(FlavorRank.FIT, borrows, null);
+        int level = quota.borrowingLevel(queue.name(), fr, wanted);
+        if (wanted <= available) return new ResourceFit(FlavorRank.FIT, level, null);
         String reason = "insufficient unused quota for " + resource + " in flavor " + fr.flavor() + ", "
                 + Quantity.format(resource, Amounts.subtract(wanted, available)) + " more needed";
         boolean preemptionCanHelp = canPreemptAtAll && (wanted <= quota.nominal(queue.name(), fr) || canPreemptWhileBorrowing
                 || quota.mayReclaimInHierarchy(queue.name(), fr, wanted));
-        // After preemption the workload borrows only if it needs more than the nominal quota (Kueue: val - nominal > 0),
-        // not because the workloads it would preempt use the nominal quota now.
-        boolean borrowsAfterPreemption = quota.hasCohort(queue.name()) && wanted > quota.nominal(queue.name(), fr);
-        if (!preemptionCanHelp) return new ResourceFit(FlavorRank.NO_FIT, borrowsAfterPreemption, reason);
-        FlavorRank rank = switch (oracle.simulate(fr, wanted)) {
+        if (!preemptionCanHelp) return new ResourceFit(FlavorRank.NO_FIT, level, reason);
+        PreemptionOracle.Simulation simulation = oracle.simulate(fr, wanted);
+        FlavorRank rank = switch (simulation.possibility()) {
             case NO_CANDIDATES -> FlavorRank.NO_CANDIDATES;
             case PREEMPT -> FlavorRank.PREEMPT;
             case RECLAIM -> FlavorRank.RECLAIM;
         };
-        return new ResourceFit(rank, borrowsAfterPreemption, reason);
+        // Kueue's borrowAfterPreemptions: the level once the candidates are gone, not because they use the quota now.
+        // An oracle that does not simulate leaves it to the nominal quota: borrowing only beyond it.
+        int levelAfter = simulation.borrowingLevel() != PreemptionOracle.UNKNOWN_LEVEL ? simulation.borrowingLevel()
+                : quota.hasCohort(queue.name()) && wanted > quota.nominal(queue.name(), fr) ? 1 : 0;
+        return new ResourceFit(rank, levelAfter, reason);
     }
 
-    private record ResourceFit(FlavorRank rank, boolean borrows, String reason) {
+    /** How one resource fits a flavor: Kueue's preemption mode and borrowing level (0: no borrowing). */
+    private record ResourceFit(FlavorRank rank, int level, String reason) {
     }
 
-    private record GroupChoice(String flavor, FlavorRank rank, boolean borrows, List<String> reasons) {
+    /**
+     * A flavor for a resource group: its representative rank and borrowing level, which the flavor
+     * choice compares, and the highest level of any of its resources, which says whether it borrows.
+     */
+    private record GroupChoice(String flavor, FlavorRank rank, int level, int maxLevel, List<String> reasons) {
         GroupChoice withReasons(List<String> newReasons) {
-            return new GroupChoice(flavor, rank, borrows, List.copyOf(newReasons));
+            return new GroupChoice(flavor, rank, level, maxLevel, List.copyOf(newReasons));
+        }
+
+        /** Kueue: the representative mode becomes the resource's mode when it is the less preferred one. */
+        GroupChoice worstWith(ResourceFit fit, FlavorFungibility.Preference preference) {
+            boolean resourceIsWorse = isPreferred(rank, level, fit.rank, fit.level, preference);
+            return new GroupChoice(flavor, resourceIsWorse ? fit.rank : rank, resourceIsWorse ? fit.level : level,
+                    Math.max(maxLevel, fit.level), reasons);
+        }
+
+        boolean borrows() {
+            return maxLevel > 0;
         }
 
         FitMode mode() {

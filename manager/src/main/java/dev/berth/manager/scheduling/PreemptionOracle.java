@@ -11,7 +11,18 @@ import dev.berth.manager.model.FlavorResource;
 @FunctionalInterface
 public interface PreemptionOracle {
     /** What preemption could do on this flavor-resource for {@code quantity} (what the workload would use there). */
-    Possibility simulate(FlavorResource flavorResource, long quantity);
+    Simulation simulate(FlavorResource flavorResource, long quantity);
+
+    /**
+     * The outcome of a simulation, and Kueue's borrowAfterPreemptions: the borrowing level the workload
+     * would have once the candidates were gone (0 when it would not borrow), or {@link #UNKNOWN_LEVEL}
+     * when the oracle does not compute it.
+     */
+    record Simulation(Possibility possibility, int borrowingLevel) {
+    }
+
+    /** The borrowing level of an oracle that does not simulate: the assigner then judges by nominal quota alone. */
+    int UNKNOWN_LEVEL = -1;
 
     enum Possibility {
         /** Preemption is allowed in principle, but no admitted workload may be preempted. */
@@ -23,5 +34,5 @@ public interface PreemptionOracle {
     }
 
     /** The oracle of callers that do not simulate: every flavor needing preemption is taken to have candidates. */
-    PreemptionOracle OPTIMISTIC = (fr, quantity) -> Possibility.PREEMPT;
+    PreemptionOracle OPTIMISTIC = (fr, quantity) -> new Simulation(Possibility.PREEMPT, UNKNOWN_LEVEL);
 }

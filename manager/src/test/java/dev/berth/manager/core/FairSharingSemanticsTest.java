@@ -8,9 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.core.Scenario.Row;
 import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
+import dev.berth.manager.model.LocalQueueSpec;
 import dev.berth.manager.model.PreemptionPolicy;
+import dev.berth.manager.model.StopPolicy;
 import dev.berth.protocol.Conditions;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,6 +36,77 @@ class FairSharingSemanticsTest {
 
     static SchedulerOptions fair(FairSharingStrategy... strategies) {
         return new SchedulerOptions(true, List.of(strategies), null);
+    }
+
+    /** Admission fair sharing with a 10 minute half-life, sampled every minute. */
+    static final SchedulerOptions ADMISSION_FAIR_SHARING = SchedulerOptions.DEFAULTS.withAdmissionFairSharing(
+            new AdmissionFairSharing(Duration.ofMinutes(10), Duration.ofMinutes(1), Map.of()));
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("admissionFairSharingRows")
+    void admissionFairSharingBehavesLikeKueue(Row row) {
+        row.run();
+    }
+
+    static Stream<Row> admissionFairSharingRows() {
+        return Stream.of(
+                row("admission fair sharing: the LocalQueue that consumed less goes first, before priority", ADMISSION_FAIR_SHARING, s -> {
+                    usageContest(s, 1.0, true);
+                    s.submit(s.w("heavy", "next").priority(10).request("cpu", "2"));
+                    s.submit(s.w("light", "next").priority(0).request("cpu", "2"));
+                    s.schedule();
+                    assertThat(s.admitted("light/next")).isTrue();
+                    assertThat(s.reserved("heavy/next")).isFalse();
+                    assertThat(s.controller.pendingIn("team")).containsExactly(Scenario.key("heavy/next"));
+                }),
+                row("admission fair sharing: the LocalQueue's fairSharing.weight divides its usage", ADMISSION_FAIR_SHARING, s -> {
+                    usageContest(s, 10.0, true);
+                    s.run(s.w("light", "small").request("cpu", "1"));
+                    s.finish("light/small");
+                    s.submit(s.w("heavy", "next").priority(0).request("cpu", "2"));
+                    s.submit(s.w("light", "next").priority(10).request("cpu", "2"));
+                    s.schedule();
+                    assertThat(s.admitted("heavy/next")).isTrue();
+                    assertThat(s.reserved("light/next")).isFalse();
+                }),
+                row("admission fair sharing: a ClusterQueue without admissionScope keeps priority order", ADMISSION_FAIR_SHARING, s -> {
+                    usageContest(s, 1.0, false);
+                    s.submit(s.w("heavy", "next").priority(10).request("cpu", "2"));
+                    s.submit(s.w("light", "next").priority(0).request("cpu", "2"));
+                    s.schedule();
+                    assertThat(s.admitted("heavy/next")).isTrue();
+                    assertThat(s.localQueueStatus("heavy").admissionFairSharing()).isNull();
+                }),
+                row("admission fair sharing: consumedResources decay towards what the LocalQueue runs, by the half-life", ADMISSION_FAIR_SHARING, s -> {
+                    usageContest(s, 1.0, true);
+                    s.run(s.w("heavy", "running").request("cpu", "2"));
+                    // The admission charged 2 cpu * (1 - 0.5^(1m/10m)) = 134m at once; each sample moves 6.7% of the way to 2 cpu.
+                    long charged = s.localQueueStatus("heavy").admissionFairSharing().consumedResources().get("cpu");
+                    assertThat(charged).isBetween(260L, 275L);
+                    s.clock.advance(Duration.ofMinutes(1));
+                    s.schedule();
+                    long afterOneInterval = s.localQueueStatus("heavy").admissionFairSharing().consumedResources().get("cpu");
+                    assertThat(afterOneInterval).isBetween(380L, 395L);
+                    s.clock.advance(Duration.ofHours(2));
+                    s.schedule();
+                    LocalQueueFairSharingStatus later = s.localQueueStatus("heavy").admissionFairSharing();
+                    assertThat(later.consumedResources().get("cpu")).isBetween(1995L, 2000L);
+                    assertThat(later.lastUpdate()).isEqualTo(s.clock.instant());
+                    assertThat(s.localQueueStatus("light").admissionFairSharing().consumedResources()).isEmpty();
+                }));
+    }
+
+    /**
+     * ClusterQueue team (2 cpu, admission fair sharing when {@code afs}) fed by LocalQueues heavy/lq
+     * (with the given weight) and light/lq; heavy has run one 2-cpu workload, which finished.
+     */
+    private static void usageContest(Scenario s, double heavyWeight, boolean afs) {
+        var queue = clusterQueue("team").group(flavor("default", quota("cpu", "2")));
+        s.flavors("default").cq(afs ? queue.usageBasedAdmissionFairSharing() : queue);
+        s.controller.applyLocalQueue(new LocalQueueSpec("heavy", "lq", "team", StopPolicy.NONE, heavyWeight));
+        s.controller.applyLocalQueue(new LocalQueueSpec("light", "lq", "team", StopPolicy.NONE, 1.0));
+        s.run(s.w("heavy", "first").request("cpu", "2"));
+        s.finish("heavy/first");
     }
 
     static Stream<Row> rows() {

@@ -14,6 +14,7 @@ import dev.berth.manager.model.Preemption;
 import dev.berth.manager.model.PreemptionPolicy;
 import dev.berth.manager.model.ResourceFlavor;
 import dev.berth.manager.model.Taint;
+import dev.berth.manager.testing.Fixtures;
 import dev.berth.manager.model.Toleration;
 import java.util.List;
 import java.util.Map;
@@ -231,6 +232,34 @@ class FlavorAssignmentSemanticsTest {
                     assertThat(s.admitted("team/low")).isTrue();
                     assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("second");
                 }),
+                row("hierarchical cohorts, every flavor borrows (whenCanBorrow TryNextFlavor): the flavor lent by the nearer cohort wins", s -> {
+                    distanceSetup(s, new FlavorFungibility(Policy.TRY_NEXT_FLAVOR, Policy.TRY_NEXT_FLAVOR, null), "far", "near");
+                    s.run(s.w("team", "w").request("cpu", "2"));
+                    assertThat(s.flavorOf("team/w", "cpu")).isEqualTo("near");
+                    assertThat(s.usage("team", "near/cpu")).isEqualTo(2000);
+                }),
+                row("hierarchical cohorts, whenCanBorrow MayStopSearch: the first flavor that borrows is kept however far it borrows", s -> {
+                    distanceSetup(s, FlavorFungibility.DEFAULT, "far", "near");
+                    s.run(s.w("team", "w").request("cpu", "2"));
+                    assertThat(s.flavorOf("team/w", "cpu")).isEqualTo("far");
+                }),
+                row("hierarchical cohorts, PreemptionOverBorrowing: preempting to borrow nearer wins over fitting by borrowing farther", s -> {
+                    distanceSetup(s, new FlavorFungibility(Policy.TRY_NEXT_FLAVOR, Policy.TRY_NEXT_FLAVOR, Preference.PREEMPTION_OVER_BORROWING),
+                            "near", "far");
+                    s.run(s.w("team", "low").priority(0).request("cpu", "2"));
+                    assertThat(s.flavorOf("team/low", "cpu")).isEqualTo("near");
+                    s.run(s.w("team", "high").priority(10).request("cpu", "2"));
+                    assertThat(s.preemptedFor("team/low")).isEqualTo("InClusterQueue");
+                    assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("near");
+                }),
+                row("hierarchical cohorts, BorrowingOverPreemption: fitting by borrowing farther wins over preempting to borrow nearer", s -> {
+                    distanceSetup(s, new FlavorFungibility(Policy.TRY_NEXT_FLAVOR, Policy.TRY_NEXT_FLAVOR, Preference.BORROWING_OVER_PREEMPTION),
+                            "near", "far");
+                    s.run(s.w("team", "low").priority(0).request("cpu", "2"));
+                    s.run(s.w("team", "high").priority(10).request("cpu", "2"));
+                    assertThat(s.admitted("team/low")).isTrue();
+                    assertThat(s.flavorOf("team/high", "cpu")).isEqualTo("far");
+                }),
                 row("pod sets of one workload accumulate usage on the same flavor", s -> {
                     s.flavors("x", "y").cq(clusterQueue("team").group(flavor("x", quota("cpu", "4")), flavor("y", quota("cpu", "10"))));
                     s.run(s.w("team", "w").request("cpu", "1").podSet("workers").request("cpu", "1").count(3));
@@ -261,6 +290,23 @@ class FlavorAssignmentSemanticsTest {
                 .preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER)
                 .group(flavor("first", quota("cpu", "2")), flavor("second", quota("cpu", "2"))));
         s.run(s.w("team", "low").priority(0).request("cpu", "2"));
+    }
+
+    /**
+     * Hierarchical cohorts: root holds cohorts left and right. team (in left, nominal 0 of both flavors,
+     * may preempt lower priority while borrowing) borrows "near" from near-lender in its own cohort
+     * (borrowing level 1) and "far" from far-lender under right, through root (level 2). The flavors
+     * are listed in the given order.
+     */
+    private static void distanceSetup(Scenario s, FlavorFungibility fungibility, String firstFlavor, String secondFlavor) {
+        s.flavors("near", "far")
+                .cohort(Fixtures.cohort("left", "root"))
+                .cohort(Fixtures.cohort("right", "root"))
+                .cq(clusterQueue("team").cohort("left").fungibility(fungibility)
+                        .preemption(new Preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER, PreemptionPolicy.LOWER_PRIORITY, null))
+                        .group(flavor(firstFlavor, quota("cpu", "0")), flavor(secondFlavor, quota("cpu", "0"))))
+                .cq(clusterQueue("near-lender").cohort("left").group(flavor("near", quota("cpu", "2")), flavor("far", quota("cpu", "0"))))
+                .cq(clusterQueue("far-lender").cohort("right").group(flavor("near", quota("cpu", "0")), flavor("far", quota("cpu", "2"))));
     }
 
     /** first needs preemption (low fills it), second needs borrowing (nominal 0, the lender has 4). */

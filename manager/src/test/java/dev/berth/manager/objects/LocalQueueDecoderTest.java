@@ -23,7 +23,9 @@ class LocalQueueDecoderTest {
                 arguments("stopPolicy defaults to None", "metadata: {name: main, namespace: team-a}\nspec: {clusterQueue: cq}",
                         new LocalQueueSpec("team-a", "main", "cq", StopPolicy.NONE)),
                 arguments("stopPolicy Hold is kept", "metadata: {name: main, namespace: team-a}\nspec: {clusterQueue: cq, stopPolicy: Hold}",
-                        new LocalQueueSpec("team-a", "main", "cq", StopPolicy.HOLD)));
+                        new LocalQueueSpec("team-a", "main", "cq", StopPolicy.HOLD)),
+                arguments("fairSharing.weight is read as a quantity", "metadata: {name: main, namespace: team-a}\nspec: {clusterQueue: cq, fairSharing: {weight: 500m}}",
+                        new LocalQueueSpec("team-a", "main", "cq", StopPolicy.NONE, 0.5)));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -170,6 +170,7 @@ public final class Fixtures {
         private final List<AdmissionCheckRule> checks = new ArrayList<>();
         private StopPolicy stopPolicy = StopPolicy.NONE;
         private double weight = 1.0;
+        private boolean usageBasedAdmissionFairSharing;
 
         ClusterQueueBuilder(String name) {
             this.name = name;
@@ -227,8 +228,15 @@ public final class Fixtures {
             return this;
         }
 
+        /** spec.admissionScope.admissionMode: UsageBasedAdmissionFairSharing. */
+        public ClusterQueueBuilder usageBasedAdmissionFairSharing() {
+            this.usageBasedAdmissionFairSharing = true;
+            return this;
+        }
+
         public ClusterQueueSpec build() {
-            return new ClusterQueueSpec(name, cohort, groups, strategy, namespaceSelector, fungibility, preemption, checks, stopPolicy, weight);
+            return new ClusterQueueSpec(name, cohort, groups, strategy, namespaceSelector, fungibility, preemption, checks, stopPolicy, weight,
+                    usageBasedAdmissionFairSharing);
         }
     }
 
