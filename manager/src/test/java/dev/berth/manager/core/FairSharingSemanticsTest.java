@@ -7,8 +7,8 @@ import static dev.berth.manager.testing.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.core.Scenario.Row;
-import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
 import dev.berth.manager.model.PreemptionPolicy;
+import dev.berth.manager.scheduling.FairSharingStrategy;
 import dev.berth.protocol.Conditions;
 import java.util.List;
 import java.util.stream.Stream;
