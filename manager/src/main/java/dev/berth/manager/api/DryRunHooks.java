@@ -2,7 +2,10 @@ package dev.berth.manager.api;
 
 import dev.berth.manager.store.StoredObject;
 
-/** A kind's hooks for {@code dryRun=All}: validation and admission run, the after-write notifications do not. */
+/**
+ * A kind's hooks for {@code dryRun=All}: validation, admission and the deletion hold run, the after-write
+ * notifications do not.
+ */
 final class DryRunHooks extends ForwardingObjectHooks {
     DryRunHooks(ObjectHooks real) {
         super(real);
@@ -16,10 +19,4 @@ final class DryRunHooks extends ForwardingObjectHooks {
 
     @Override
     public void statusStored(StoredObject object) { }
-
-    /** Not asked so far: a dry-run delete of a held object answers as if nothing held it. */
-    @Override
-    public String finalizerHoldingDeletion(StoredObject existing) {
-        return null;
-    }
 }

@@ -121,4 +121,29 @@ class ObjectServiceTest {
         assertThat(marked.at("/metadata/deletionTimestamp").asText()).isEqualTo("2031-02-03T04:05:06Z");
         assertThat(marked.at("/metadata/finalizers/0").asText()).isEqualTo("example.com/hold");
     }
+
+    @Test
+    void aDryRunDeleteOfAHeldObjectAnswersAsTheDeleteWouldAndChangesNothing() {
+        ObjectHooks holding = new ObjectHooks() {
+            @Override
+            public String finalizerHoldingDeletion(StoredObject existing) {
+                return "example.com/hold";
+            }
+        };
+        ObjectService service = new ObjectService(store, ResourceRegistry.builder().add(TestKinds.WIDGET, holding).build());
+        ResourcePath widgets = ResourcePath.collection(TestKinds.WIDGET, "v1", null);
+        service.createAll(yaml("""
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: held}
+                """));
+
+        ObjectNode answered = service.dryRun().delete(widgets.named("held")).object();
+
+        assertThat(answered.at("/metadata/deletionTimestamp").isTextual()).as(answered.toString()).isTrue();
+        assertThat(answered.at("/metadata/finalizers/0").asText()).isEqualTo("example.com/hold");
+        ObjectNode stored = service.get(widgets.named("held"));
+        assertThat(stored.at("/metadata/deletionTimestamp").isMissingNode()).as(stored.toString()).isTrue();
+        assertThat(stored.at("/metadata/finalizers").isMissingNode()).isTrue();
+    }
 }
