@@ -18,6 +18,7 @@ PACKAGES = {
     "k8s.io.api.batch.v1": (API, "batch/v1"),
     "k8s.io.api.rbac.v1": (API, "rbac/v1"),
     "k8s.io.api.scheduling.v1": (API, "scheduling/v1"),
+    "k8s.io.api.authorization.v1": (API, "authorization/v1"),
     "k8s.io.apimachinery.pkg.apis.meta.v1": (MACHINERY, "pkg/apis/meta/v1"),
     "k8s.io.apimachinery.pkg.runtime": (MACHINERY, "pkg/runtime"),
     "k8s.io.apimachinery.pkg.api.resource": (MACHINERY, "pkg/api/resource"),
@@ -26,7 +27,8 @@ PACKAGES = {
 ROOTS = ["k8s.io.api.core.v1.Namespace", "k8s.io.api.core.v1.Pod", "k8s.io.api.core.v1.Secret",
          "k8s.io.api.core.v1.Event", "k8s.io.api.batch.v1.Job", "k8s.io.api.scheduling.v1.PriorityClass",
          "k8s.io.api.rbac.v1.Role", "k8s.io.api.rbac.v1.RoleBinding", "k8s.io.api.rbac.v1.ClusterRole",
-         "k8s.io.api.rbac.v1.ClusterRoleBinding", "k8s.io.apimachinery.pkg.runtime.Unknown"]
+         "k8s.io.api.rbac.v1.ClusterRoleBinding", "k8s.io.api.authorization.v1.SelfSubjectAccessReview",
+         "k8s.io.api.authorization.v1.SelfSubjectRulesReview", "k8s.io.apimachinery.pkg.runtime.Unknown"]
 SCALARS = {"string", "bytes", "int32", "int64", "bool", "double", "float", "uint32", "uint64"}
 
 def git(repo, *args):

@@ -1,6 +1,7 @@
 package dev.berth.manager;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -47,4 +48,10 @@ class ArchitectureTest {
             .orShould().callMethod(LocalDateTime.class, "now")
             .allowEmptyShould(true)
             .because("time comes from the injected Clock, so tests move time instead of sleeping");
+
+    @ArchTest
+    static final ArchRule packages_are_free_of_cycles = slices()
+            .matching("dev.berth.manager.(*)..")
+            .should().beFreeOfCycles()
+            .because("each package builds on lower ones only, so it can be read, tested and moved on its own");
 }

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.InvalidObjectException;
-import dev.berth.manager.security.UserInfo;
-import dev.berth.manager.security.edge.ApiSecurity;
-import dev.berth.manager.security.edge.RoutedPath;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -48,15 +45,15 @@ public final class ApiServer {
     private final Clock clock;
     private final RequestRouter requests;
     private final DiscoveryRoutes discovery;
-    private final ApiSecurity security;
+    private final RequestGuard security;
     private volatile List<Route> routes = List.of();
 
     /**
      * watchesOrNull: without a hub, {@code ?watch=true} answers 405. security: who may do what, rate
-     * limits, object limits and the audit log ({@link ApiSecurity#limitsOnly()} serves everyone).
+     * limits, object limits and the audit log (the security edge's {@code ApiSecurity.limitsOnly()} serves everyone).
      */
     public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull,
-            Clock clock, ApiSecurity security) {
+            Clock clock, RequestGuard security) {
         this.service = service;
         this.security = security;
         this.stateExecutor = stateExecutor;
@@ -69,20 +66,12 @@ public final class ApiServer {
                 new OpenApiV2(service.registry(), dev.berth.manager.schema.SchemaCatalog::bundled));
     }
 
-    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, WatchHub watchesOrNull, Clock clock) {
-        this(service, stateExecutor, bodyLimitBytes, watchesOrNull, clock, ApiSecurity.limitsOnly());
-    }
-
-    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, ApiSecurity security) {
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes, RequestGuard security) {
         this(service, stateExecutor, bodyLimitBytes, null, Clock.systemUTC(), security);
     }
 
-    public ApiServer(ObjectService service, ExecutorService stateExecutor, long bodyLimitBytes) {
-        this(service, stateExecutor, bodyLimitBytes, null, Clock.systemUTC());
-    }
-
-    public ApiServer(ObjectService service, ExecutorService stateExecutor) {
-        this(service, stateExecutor, DEFAULT_BODY_LIMIT_BYTES);
+    public ApiServer(ObjectService service, ExecutorService stateExecutor, RequestGuard security) {
+        this(service, stateExecutor, DEFAULT_BODY_LIMIT_BYTES, security);
     }
 
     /** Adds routes served next to the Kubernetes paths (e.g. /metrics); call before {@link #start}. */
@@ -134,11 +123,11 @@ public final class ApiServer {
             watch(ctx, request);
             return;
         }
-        UserInfo caller = security.caller(ctx);
+        RequestGuard.WriteCheck writes = security.writeCheck(ctx);
         AtomicBoolean dryRunInBody = new AtomicBoolean();
         CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> {
             dryRunInBody.set(DeleteOptions.dryRunInBody(request));
-            return answer(request, caller);
+            return answer(request, writes);
         }, stateExecutor);
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
                 .onSuccess(reply -> {
@@ -148,23 +137,23 @@ public final class ApiServer {
                 .onFailure(e -> send(ctx, unexpected(e, request), request.method(), request.path()));
     }
 
-    private static ApiRequest request(RoutingContext ctx) {
+    private ApiRequest request(RoutingContext ctx) {
         Map<String, String> query = new HashMap<>();
         ctx.request().params().forEach(e -> query.putIfAbsent(e.getKey(), e.getValue()));
         byte[] body = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-        return new ApiRequest(ctx.request().method().name(), RoutedPath.of(ctx), ctx.request().getHeader("content-type"),
+        return new ApiRequest(ctx.request().method().name(), security.routedPath(ctx), ctx.request().getHeader("content-type"),
                 ctx.request().getHeader("accept"), query, body);
     }
 
     /** Runs on the state thread. */
-    private ApiReply answer(ApiRequest request, UserInfo caller) {
+    private ApiReply answer(ApiRequest request, RequestGuard.WriteCheck writes) {
         ResourcePath path = null;
         try {
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             path = route.path();
             request = ProtobufRequests.asJson(request);
-            checkWrite(request, route, caller);
-            return requests.answer(request, route, patched -> security.checkWrite(caller, route.path(), patched, encodedSize(patched))).about(path);
+            checkWrite(request, route, writes);
+            return requests.answer(request, route, patched -> writes.check(route.path(), patched, encodedSize(patched))).about(path);
         } catch (ApiException e) {
             return ApiReply.failure(e).about(path);
         } catch (InvalidObjectException e) {
@@ -174,14 +163,14 @@ public final class ApiServer {
 
     /** The size the object would have stored; counting stops past twice the object size limit. */
     private static int encodedSize(ObjectNode object) {
-        return (int) StoredSizeLimit.encodedBytes(object, 2L * dev.berth.manager.security.ObjectLimits.MAX_OBJECT_BYTES);
+        return (int) StoredSizeLimit.encodedBytes(object, 2L * StoredSizeLimit.MAX_OBJECT_BYTES);
     }
 
     /**
      * Object limits and priority-class use, on the parsed body of a create, replace or merge patch,
      * before any hook sees it. The result of every patch is checked again in {@link RequestRouter}.
      */
-    private void checkWrite(ApiRequest request, ApiRoute route, UserInfo caller) {
+    private void checkWrite(ApiRequest request, ApiRoute route, RequestGuard.WriteCheck writes) {
         String method = request.method();
         if (!method.equals("POST") && !method.equals("PUT") && !method.equals("PATCH")) return;
         String contentType = request.contentType();
@@ -194,7 +183,7 @@ public final class ApiServer {
         if (documents.size() != 1) return;
         // a patch's nulls delete keys (RFC 7386): check what it sets; RequestRouter checks the merged result again
         ObjectNode written = method.equals("PATCH") ? JsonMergePatch.withoutNulls(documents.get(0)) : documents.get(0);
-        security.checkWrite(caller, route.path(), written, encodedSize(written));
+        writes.check(route.path(), written, encodedSize(written));
     }
 
     private void watch(RoutingContext ctx, ApiRequest request) {

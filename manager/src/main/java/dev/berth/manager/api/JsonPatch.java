@@ -3,7 +3,6 @@ package dev.berth.manager.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.security.ObjectLimits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +20,7 @@ import java.util.List;
  */
 final class JsonPatch {
     static final int MAX_OPERATIONS = 10_000;
-    static final long MAX_COPIED_BYTES = ObjectLimits.MAX_OBJECT_BYTES;
+    static final long MAX_COPIED_BYTES = StoredSizeLimit.MAX_OBJECT_BYTES;
     static final long MAX_SHIFTED_ELEMENTS = 10_000_000;
 
     private JsonNode document;

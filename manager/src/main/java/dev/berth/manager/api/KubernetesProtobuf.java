@@ -43,12 +43,18 @@ public final class KubernetesProtobuf {
             "rbac.authorization.k8s.io/v1/RoleBinding", "k8s.io.api.rbac.v1.RoleBinding",
             "rbac.authorization.k8s.io/v1/ClusterRole", "k8s.io.api.rbac.v1.ClusterRole",
             "rbac.authorization.k8s.io/v1/ClusterRoleBinding", "k8s.io.api.rbac.v1.ClusterRoleBinding");
+    /** The self reviews kubectl posts as protobuf (create-only, never stored, so not in {@link #KINDS}). */
+    private static final Map<String, String> REVIEWS = Map.of(
+            "authorization.k8s.io/v1/SelfSubjectAccessReview", "k8s.io.api.authorization.v1.SelfSubjectAccessReview",
+            "authorization.k8s.io/v1/SelfSubjectRulesReview", "k8s.io.api.authorization.v1.SelfSubjectRulesReview");
 
     private final ProtobufSchema schema;
+    private final Map<String, String> kinds;
     private long fieldsLeft = ManifestReader.MAX_YAML_NODES;
 
-    private KubernetesProtobuf(ProtobufSchema schema) {
+    private KubernetesProtobuf(ProtobufSchema schema, Map<String, String> kinds) {
         this.schema = schema;
+        this.kinds = kinds;
     }
 
     public static boolean isProtobuf(String contentType) {
@@ -60,10 +66,27 @@ public final class KubernetesProtobuf {
      * @throws ApiException 415 for a kind that has no protobuf form here (custom resources)
      */
     public static ObjectNode decode(byte[] body) {
+        return decode(body, KINDS);
+    }
+
+    /**
+     * A self review kubectl posts (authorization.k8s.io/v1 SelfSubjectAccessReview or SelfSubjectRulesReview).
+     *
+     * @throws InvalidObjectException 400 for a body that is not a well-formed protobuf review
+     */
+    public static ObjectNode decodeReview(byte[] body) {
+        try {
+            return decode(body, REVIEWS);
+        } catch (ApiException otherKind) {
+            throw InvalidObjectException.badRequest("the protobuf body is not a self review: " + otherKind.getMessage());
+        }
+    }
+
+    private static ObjectNode decode(byte[] body, Map<String, String> kinds) {
         if (body.length < MAGIC.length || !Arrays.equals(Arrays.copyOf(body, MAGIC.length), MAGIC)) {
             throw InvalidObjectException.badRequest("the protobuf body does not start with the Kubernetes envelope prefix \"k8s\\0\"");
         }
-        return new KubernetesProtobuf(ProtobufSchema.KUBERNETES).envelope(new ProtobufWire(body, MAGIC.length, body.length));
+        return new KubernetesProtobuf(ProtobufSchema.KUBERNETES, kinds).envelope(new ProtobufWire(body, MAGIC.length, body.length));
     }
 
     private ObjectNode envelope(ProtobufWire wire) {
@@ -72,7 +95,7 @@ public final class KubernetesProtobuf {
         String kind = unknown.path("kind").asText("");
         String encoding = unknown.path("contentEncoding").asText("");
         if (!encoding.isEmpty()) throw InvalidObjectException.badRequest("the protobuf envelope's contentEncoding " + encoding + " is not supported");
-        String messageName = KINDS.get(apiVersion + "/" + kind);
+        String messageName = kinds.get(apiVersion + "/" + kind);
         ProtobufSchema.Message type = messageName == null ? null : schema.message(messageName);
         if (type == null || kind.isEmpty()) {
             throw new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - a protobuf body is accepted for Kubernetes' built-in kinds only, not for "

@@ -14,6 +14,7 @@ import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class ObjectService {
     private final boolean dryRun;
     private final CreationGate creationGate;
     private final ListPager pager;
+    private final Clock clock;
 
     public ObjectService(ObjectStore store, ResourceRegistry registry) {
         this(store, registry, CreationGate.NONE);
@@ -43,10 +45,17 @@ public final class ObjectService {
 
     /** As above, asking {@code creationGate} before every create (object-count limits). */
     public ObjectService(ObjectStore store, ResourceRegistry registry, CreationGate creationGate) {
-        this(store, registry, false, creationGate, new ListPager(ListSnapshots.defaults()));
+        this(store, registry, creationGate, Clock.systemUTC());
     }
 
-    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun, CreationGate creationGate, ListPager pager) {
+    /** As above, with the clock that stamps deletionTimestamp on held, foreground and namespace deletes. */
+    public ObjectService(ObjectStore store, ResourceRegistry registry, CreationGate creationGate, Clock clock) {
+        this(store, registry, false, creationGate, new ListPager(ListSnapshots.defaults()), clock);
+    }
+
+    private ObjectService(ObjectStore store, ResourceRegistry registry, boolean dryRun, CreationGate creationGate, ListPager pager,
+                          Clock clock) {
+        this.clock = clock;
         this.store = store;
         this.registry = registry;
         this.dryRun = dryRun;
@@ -59,7 +68,7 @@ public final class ObjectService {
      * would be stored, but nothing is written and no hook learns of them.
      */
     public ObjectService dryRun() {
-        return new ObjectService(new DryRunObjectStore(store), registry, true, creationGate, pager);
+        return new ObjectService(new DryRunObjectStore(store), registry, true, creationGate, pager, clock);
     }
 
     private ObjectHooks hooks(ResourceType type) {
@@ -154,7 +163,7 @@ public final class ObjectService {
         StoredObject stored = write(path, () -> store.replace(path.key(), admitted, resourceVersion(body)));
         hooks.stored(stored);
         if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) new NamespaceTermination(store, registry, this::hooks,
-                java.time.Clock.systemUTC()).finishIfReleased(path.type(), stored);
+                clock).finishIfReleased(path.type(), stored);
         return new Outcome(shaped(stored, path), warnings);
     }
 
@@ -178,7 +187,6 @@ public final class ObjectService {
         NamespaceLifecycle.checkDeletable(path.type(), path.name());
         StoredObject existing = existing(path);
         options.checkPreconditions(path, existing.object());
-        java.time.Clock clock = java.time.Clock.systemUTC();
         String holding = hooks(path.type()).finalizerHoldingDeletion(existing);
         if (holding != null) {
             StoredObject marked = write(path, () -> DeletionHold.mark(store, existing, holding, clock));

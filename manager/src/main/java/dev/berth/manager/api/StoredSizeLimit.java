@@ -2,7 +2,6 @@ package dev.berth.manager.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.security.ObjectLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -13,16 +12,18 @@ import java.util.List;
  * little: YAML aliases, JSON patch copies and merges make objects larger than the request that made
  * them. Encoding stops as soon as the limit is passed, so measuring a large object costs no more than the limit.
  */
-final class StoredSizeLimit {
+public final class StoredSizeLimit {
+    /** The largest object stored, encoded (kube-apiserver's 1.5 MiB, etcd's request limit). */
+    public static final int MAX_OBJECT_BYTES = 1_572_864;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private StoredSizeLimit() {}
 
     static void check(JsonNode object, ResourceType type, String name) {
-        long bytes = encodedBytes(object, ObjectLimits.MAX_OBJECT_BYTES);
-        if (bytes > ObjectLimits.MAX_OBJECT_BYTES) {
+        long bytes = encodedBytes(object, MAX_OBJECT_BYTES);
+        if (bytes > MAX_OBJECT_BYTES) {
             throw new ApiException(413, "RequestEntityTooLarge", "the object is larger than the limit of "
-                    + ObjectLimits.MAX_OBJECT_BYTES + " bytes once encoded as it would be stored", name, type.group(), type.plural(), List.of());
+                    + MAX_OBJECT_BYTES + " bytes once encoded as it would be stored", name, type.group(), type.plural(), List.of());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.berth.manager.core;
 
+import dev.berth.manager.scheduling.FairSharingSettings;
+import dev.berth.manager.scheduling.FairSharingStrategy;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,7 +18,7 @@ public record SchedulerOptions(boolean fairSharing,
                                Duration retainFinishedWorkloadsFor,
                                Duration schedulingBatchWindow,
                                PodsReadyPolicy waitForPodsReady,
-                               AdmissionFairSharing admissionFairSharing) {
+                               AdmissionFairSharing admissionFairSharing) implements FairSharingSettings {
     /** Long enough for events a few milliseconds apart, short enough not to be noticed by a submitter. */
     public static final Duration DEFAULT_BATCH_WINDOW = Duration.ofMillis(10);
 
@@ -51,20 +53,5 @@ public record SchedulerOptions(boolean fairSharing,
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {
         this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, DEFAULT_BATCH_WINDOW, PodsReadyPolicy.DISABLED, null);
-    }
-
-    public enum FairSharingStrategy {
-        LESS_THAN_OR_EQUAL_TO_FINAL_SHARE("LessThanOrEqualToFinalShare"),
-        LESS_THAN_INITIAL_SHARE("LessThanInitialShare");
-
-        private final String wireName;
-
-        FairSharingStrategy(String wireName) {
-            this.wireName = wireName;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
     }
 }

@@ -1,6 +1,5 @@
 package dev.berth.manager.scheduling;
 
-import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
 import dev.berth.manager.model.FlavorResource;
 import dev.berth.protocol.Conditions.Reasons;
 import java.util.ArrayList;

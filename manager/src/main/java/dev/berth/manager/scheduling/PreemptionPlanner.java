@@ -1,6 +1,5 @@
 package dev.berth.manager.scheduling;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.model.PreemptionPolicy;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,9 +17,9 @@ import java.util.function.Supplier;
  */
 public final class PreemptionPlanner {
     private final QuotaTree quota;
-    private final SchedulerOptions options;
+    private final FairSharingSettings options;
 
-    public PreemptionPlanner(QuotaTree quota, SchedulerOptions options) {
+    public PreemptionPlanner(QuotaTree quota, FairSharingSettings options) {
         this.quota = quota;
         this.options = options;
     }

@@ -2,6 +2,7 @@ package dev.berth.manager.security;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.StoredSizeLimit;
 import dev.berth.manager.model.InvalidQuantityException;
 import dev.berth.manager.model.Quantity;
 import dev.berth.manager.objects.FieldCause;
@@ -21,7 +22,7 @@ import java.util.Set;
  * magnitude of every quantity in requests, limits and quotas (422 naming the field).
  */
 public final class ObjectLimits {
-    public static final int MAX_OBJECT_BYTES = 1_572_864;
+    public static final int MAX_OBJECT_BYTES = StoredSizeLimit.MAX_OBJECT_BYTES;
     public static final int MAX_POD_SETS = 8;
     /** Larger than any real cluster's resources; keeps canonical milli-units within a long. */
     public static final BigDecimal MAX_QUANTITY = new BigDecimal("9e15");

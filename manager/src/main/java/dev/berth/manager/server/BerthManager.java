@@ -128,7 +128,7 @@ public final class BerthManager implements AutoCloseable {
         this.state.controller.setListener(metrics.admissionListener());
         this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);
         feed.listen(objectCounts);
-        this.service = new ObjectService(feed, ManagerResources.registry(state), new NamespaceLifecycle(feed).then(objectCounts));
+        this.service = new ObjectService(feed, ManagerResources.registry(state), new NamespaceLifecycle(feed).then(objectCounts), clock);
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());

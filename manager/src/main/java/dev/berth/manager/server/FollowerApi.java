@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.api.ObjectService;
+import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -16,6 +17,6 @@ public final class FollowerApi {
 
     public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor) {
         ObjectService service = new ObjectService(store, ManagerResources.registry(new ManagerState(store)));
-        return new ApiServer(service, readExecutor).router(vertx);
+        return new ApiServer(service, readExecutor, ApiSecurity.limitsOnly()).router(vertx);
     }
 }

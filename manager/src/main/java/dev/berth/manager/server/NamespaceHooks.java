@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.NamespaceLifecycle;
+import dev.berth.manager.api.ForwardingObjectHooks;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.objects.FieldCause;
 import dev.berth.manager.objects.InvalidObjectException;
@@ -20,11 +21,9 @@ import java.util.Optional;
  * finalizer in spec.finalizers, which an update cannot change; a status write keeps the phase
  * consistent with the deletionTimestamp. Decoding and the controller's view are the delegate's.
  */
-final class NamespaceHooks implements ObjectHooks {
-    private final ObjectHooks delegate;
-
+final class NamespaceHooks extends ForwardingObjectHooks {
     NamespaceHooks(ObjectHooks delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     @Override
@@ -40,7 +39,7 @@ final class NamespaceHooks implements ObjectHooks {
             else if (incoming.path("spec").isObject()) ((ObjectNode) incoming.get("spec")).remove("finalizers");
             keepDeletion(old, incoming);
         }
-        return delegate.admit(incoming, existing, op);
+        return super.admit(incoming, existing, op);
     }
 
     /**
@@ -83,21 +82,6 @@ final class NamespaceHooks implements ObjectHooks {
         finalizers.add(NamespaceLifecycle.KUBERNETES_FINALIZER);
     }
 
-    @Override
-    public List<String> warnings(ObjectNode admitted, Optional<StoredObject> existing, Operation op) {
-        return delegate.warnings(admitted, existing, op);
-    }
-
-    @Override
-    public void stored(StoredObject object) {
-        delegate.stored(object);
-    }
-
-    @Override
-    public void deleted(StoredObject object) {
-        delegate.deleted(object);
-    }
-
     /** kube-apiserver's ValidateNamespaceStatusUpdate: Active without a deletionTimestamp, Terminating with one. */
     @Override
     public ObjectNode admitStatus(ObjectNode status, StoredObject existing) {
@@ -111,6 +95,6 @@ final class NamespaceHooks implements ObjectHooks {
                     "Invalid value: \"" + phase + "\": may only be '" + expected + "' if `deletionTimestamp` is "
                             + (deleting ? "not empty" : "empty"))));
         }
-        return delegate.admitStatus(status, existing);
+        return super.admitStatus(status, existing);
     }
 }

@@ -1,7 +1,7 @@
 package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.api.ForwardingObjectHooks;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.api.ResourcePath;
@@ -9,8 +9,6 @@ import dev.berth.manager.api.ResourceType;
 import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.KueueApi;
-import java.util.List;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -31,42 +29,7 @@ final class ResourceInUse {
 
     /** The hooks of a kind, with its deletion held while {@code inUse} says the object is used. */
     static ObjectHooks holding(ObjectHooks hooks, Predicate<StoredObject> inUse) {
-        return new ObjectHooks() {
-            @Override
-            public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
-                return hooks.admit(incoming, existing, op);
-            }
-
-            @Override
-            public List<String> warnings(ObjectNode admitted, Optional<StoredObject> existing, Operation op) {
-                return hooks.warnings(admitted, existing, op);
-            }
-
-            @Override
-            public void stored(StoredObject object) {
-                hooks.stored(object);
-            }
-
-            @Override
-            public void deleted(StoredObject object) {
-                hooks.deleted(object);
-            }
-
-            @Override
-            public ObjectNode admitStatus(ObjectNode status, StoredObject existing) {
-                return hooks.admitStatus(status, existing);
-            }
-
-            @Override
-            public void statusStored(StoredObject object) {
-                hooks.statusStored(object);
-            }
-
-            @Override
-            public boolean readable() {
-                return hooks.readable();
-            }
-
+        return new ForwardingObjectHooks(hooks) {
             @Override
             public String finalizerHoldingDeletion(StoredObject existing) {
                 return inUse.test(existing) ? FINALIZER : null;

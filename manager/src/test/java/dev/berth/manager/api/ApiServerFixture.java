@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.MemoryObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -48,7 +49,7 @@ abstract class ApiServerFixture {
         store = new MemoryObjectStore();
         widgetHooks = new TestKinds.WidgetHooks();
         ObjectService service = new ObjectService(store, TestKinds.registry(widgetHooks));
-        server = new ApiServer(service, state, 64 * 1024).start(vertx, "127.0.0.1", 0)
+        server = new ApiServer(service, state, 64 * 1024, ApiSecurity.limitsOnly()).start(vertx, "127.0.0.1", 0)
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }

@@ -129,7 +129,7 @@ class KubernetesProtobufTest {
         return out.toByteArray();
     }
 
-    private static byte[] resource(String name) throws Exception {
+    static byte[] resource(String name) throws Exception {
         try (InputStream in = KubernetesProtobufTest.class.getResourceAsStream("/protobuf/" + name)) {
             return in.readAllBytes();
         }

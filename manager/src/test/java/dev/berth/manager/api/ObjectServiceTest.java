@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.store.StoredObject;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,5 +96,54 @@ class ObjectServiceTest {
         service.mergePatch(w, yaml("spec: {size: 2}").get(0));
         service.delete(w);
         assertThat(hooks.events).containsExactly("stored w@1", "stored w@2", "deleted w");
+    }
+
+    @Test
+    void aDeleteHeldByAFinalizerIsStampedByTheServicesClock() {
+        ObjectHooks holding = new ObjectHooks() {
+            @Override
+            public String finalizerHoldingDeletion(StoredObject existing) {
+                return "example.com/hold";
+            }
+        };
+        Clock fixed = Clock.fixed(Instant.parse("2031-02-03T04:05:06Z"), ZoneOffset.UTC);
+        ObjectService clocked = new ObjectService(store, ResourceRegistry.builder().add(TestKinds.WIDGET, holding).build(),
+                CreationGate.NONE, fixed);
+        ResourcePath widgets = ResourcePath.collection(TestKinds.WIDGET, "v1", null);
+        clocked.createAll(yaml("""
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: held}
+                """));
+
+        ObjectNode marked = clocked.delete(widgets.named("held")).object();
+
+        assertThat(marked.at("/metadata/deletionTimestamp").asText()).isEqualTo("2031-02-03T04:05:06Z");
+        assertThat(marked.at("/metadata/finalizers/0").asText()).isEqualTo("example.com/hold");
+    }
+
+    @Test
+    void aDryRunDeleteOfAHeldObjectAnswersAsTheDeleteWouldAndChangesNothing() {
+        ObjectHooks holding = new ObjectHooks() {
+            @Override
+            public String finalizerHoldingDeletion(StoredObject existing) {
+                return "example.com/hold";
+            }
+        };
+        ObjectService service = new ObjectService(store, ResourceRegistry.builder().add(TestKinds.WIDGET, holding).build());
+        ResourcePath widgets = ResourcePath.collection(TestKinds.WIDGET, "v1", null);
+        service.createAll(yaml("""
+                apiVersion: test.berth.dev/v1
+                kind: Widget
+                metadata: {name: held}
+                """));
+
+        ObjectNode answered = service.dryRun().delete(widgets.named("held")).object();
+
+        assertThat(answered.at("/metadata/deletionTimestamp").isTextual()).as(answered.toString()).isTrue();
+        assertThat(answered.at("/metadata/finalizers/0").asText()).isEqualTo("example.com/hold");
+        ObjectNode stored = service.get(widgets.named("held"));
+        assertThat(stored.at("/metadata/deletionTimestamp").isMissingNode()).as(stored.toString()).isTrue();
+        assertThat(stored.at("/metadata/finalizers").isMissingNode()).isTrue();
     }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.ChangeFeedStore;
 import dev.berth.manager.store.MemoryObjectStore;
 import io.vertx.core.Vertx;
@@ -51,7 +52,7 @@ class WatchExpiryHttpTest {
         WatchHub hub = new WatchHub(store, 3, Duration.ofMillis(200));
         store.listen(hub);
         ObjectService service = new ObjectService(store, TestKinds.registry(new TestKinds.WidgetHooks()));
-        server = new ApiServer(service, state, 64 * 1024, hub, Clock.systemUTC()).start(vertx, "127.0.0.1", 0)
+        server = new ApiServer(service, state, 64 * 1024, hub, Clock.systemUTC(), ApiSecurity.limitsOnly()).start(vertx, "127.0.0.1", 0)
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }

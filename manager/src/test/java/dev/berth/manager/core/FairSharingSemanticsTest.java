@@ -7,10 +7,10 @@ import static dev.berth.manager.testing.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.core.Scenario.Row;
-import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
 import dev.berth.manager.model.LocalQueueSpec;
 import dev.berth.manager.model.PreemptionPolicy;
 import dev.berth.manager.model.StopPolicy;
+import dev.berth.manager.scheduling.FairSharingStrategy;
 import dev.berth.protocol.Conditions;
 import java.time.Duration;
 import java.util.List;

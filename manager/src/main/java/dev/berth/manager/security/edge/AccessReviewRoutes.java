@@ -3,13 +3,13 @@ package dev.berth.manager.security.edge;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ApiException;
+import dev.berth.manager.api.KubernetesProtobuf;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.security.AccessReviews;
 import dev.berth.manager.security.RbacPolicy;
 import dev.berth.manager.security.RbacPolicySource;
-import dev.berth.manager.security.ReviewProtobuf;
 import dev.berth.manager.security.UserInfo;
 import dev.berth.protocol.AccessReviewApi;
 import dev.berth.protocol.RbacApi;
@@ -18,7 +18,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -44,11 +43,11 @@ public final class AccessReviewRoutes {
     }
 
     public void mount(Router router) {
-        mount(router, AUTHORIZATION + AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEWS, ReviewProtobuf.Kind.ACCESS_REVIEW,
+        mount(router, AUTHORIZATION + AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEWS, true,
                 (ctx, user, body) -> AccessReviews.accessReview(rbac(), user, body));
-        mount(router, AUTHORIZATION + AccessReviewApi.SELF_SUBJECT_RULES_REVIEWS, ReviewProtobuf.Kind.RULES_REVIEW,
+        mount(router, AUTHORIZATION + AccessReviewApi.SELF_SUBJECT_RULES_REVIEWS, true,
                 (ctx, user, body) -> AccessReviews.rulesReview(rbac(), user, body));
-        mount(router, AUTHENTICATION + AccessReviewApi.SELF_SUBJECT_REVIEWS, null,
+        mount(router, AUTHENTICATION + AccessReviewApi.SELF_SUBJECT_REVIEWS, false,
                 (ctx, user, body) -> AccessReviews.selfReview(user, security.callerExtra(ctx), clock.instant()));
     }
 
@@ -57,11 +56,11 @@ public final class AccessReviewRoutes {
         ObjectNode apply(RoutingContext ctx, UserInfo user, ObjectNode body);
     }
 
-    /** kindOrNull: how to read a protobuf body; null for a review whose body says nothing (SelfSubjectReview). */
-    private void mount(Router router, String path, ReviewProtobuf.Kind kindOrNull, Answer answer) {
+    /** readsBody: false for a review whose body says nothing (SelfSubjectReview). */
+    private void mount(Router router, String path, boolean readsBody, Answer answer) {
         router.post(path).handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT_BYTES)).handler(ctx -> {
             try {
-                send(ctx, 201, answer.apply(ctx, caller(ctx), kindOrNull == null ? JSON.createObjectNode() : body(ctx, kindOrNull)));
+                send(ctx, 201, answer.apply(ctx, caller(ctx), readsBody ? body(ctx) : JSON.createObjectNode()));
             } catch (ApiException e) {
                 send(ctx, e.code(), StatusBody.of(e));
             } catch (InvalidObjectException e) {
@@ -89,13 +88,11 @@ public final class AccessReviewRoutes {
     }
 
     /** The review posted, as JSON, YAML or (as kubectl sends it) Kubernetes protobuf. */
-    private static ObjectNode body(RoutingContext ctx, ReviewProtobuf.Kind kind) {
+    private static ObjectNode body(RoutingContext ctx) {
         byte[] bytes = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
         if (bytes.length == 0) return JSON.createObjectNode();
         String contentType = ctx.request().getHeader("content-type");
-        if (contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(ReviewProtobuf.MEDIA_TYPE)) {
-            return ReviewProtobuf.read(bytes, kind);
-        }
+        if (KubernetesProtobuf.isProtobuf(contentType)) return KubernetesProtobuf.decodeReview(bytes);
         List<ObjectNode> documents = ManifestReader.read(bytes, contentType);
         if (documents.size() != 1) throw ApiException.badRequest("a review is exactly one object");
         return documents.get(0);

@@ -2,6 +2,7 @@ package dev.berth.manager.security.edge;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ApiException;
+import dev.berth.manager.api.RequestGuard;
 import dev.berth.manager.api.ResourcePath;
 import dev.berth.manager.api.StatusBody;
 import dev.berth.manager.security.AuditRecord;
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link RoutedPath}). {@link #checkWrite} runs on the state thread once a write's body is parsed:
  * object limits (413/422) and the priority classes the caller may use (403). Tokens are never logged.
  */
-public final class ApiSecurity {
+public final class ApiSecurity implements RequestGuard {
     public static final String USER_KEY = "berth.user";
     private static final String EXTRA_KEY = "berth.user.extra";
     private static final String DRY_RUN_KEY = "berth.dryRun";
@@ -96,6 +97,7 @@ public final class ApiSecurity {
         return edge;
     }
 
+    @Override
     public void guard(RoutingContext ctx) {
         guard(ctx, true);
     }
@@ -239,6 +241,7 @@ public final class ApiSecurity {
 
 
     /** Serves requests on server, closing connections slow to send a request head or idle too long ({@link ConnectionTimeouts}). */
+    @Override
     public HttpServer serve(Vertx vertx, HttpServer server, Handler<HttpServerRequest> requests) {
         return new ConnectionTimeouts(vertx, edge.headerReadTimeout(), edge.idleTimeout()).install(server, requests);
     }
@@ -252,8 +255,20 @@ public final class ApiSecurity {
     }
 
     /** The request turned out to be a dry run (a DeleteOptions body said so), which the query did not show: audited as one. */
+    @Override
     public void markDryRun(RoutingContext ctx) {
         ctx.put(DRY_RUN_KEY, Boolean.TRUE);
+    }
+
+    @Override
+    public String routedPath(RoutingContext ctx) {
+        return RoutedPath.of(ctx);
+    }
+
+    @Override
+    public WriteCheck writeCheck(RoutingContext ctx) {
+        UserInfo caller = caller(ctx);
+        return (path, object, encodedBytes) -> checkWrite(caller, path, object, encodedBytes);
     }
 
     /** The caller the guard authenticated (the impersonated identity, if any), or null when security is off. */
