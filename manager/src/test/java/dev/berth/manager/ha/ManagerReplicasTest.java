@@ -18,6 +18,7 @@ import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.net.ServerSocket;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Manager replicas in one JVM, each a Hazelcast member with its own clustered Vert.x and its own
  * connection to one PostgreSQL schema, dispatching to a mock worker cluster the test plays the agent of.
  */
+@NeedsPostgres
 class ManagerReplicasTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
