@@ -1,5 +1,6 @@
 package dev.berth.manager.ha;
 
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -243,14 +244,6 @@ class ManagerReplicasTest {
             for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
                 if (owner.path("name").asText().equals(jobName)) return workload;
             }
-        }
-        return null;
-    }
-
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
         }
         return null;
     }
