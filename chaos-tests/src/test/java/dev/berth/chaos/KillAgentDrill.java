@@ -1,5 +1,6 @@
 package dev.berth.chaos;
 
+import dev.berth.manager.testing.NeedsDocker;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 // only once none runs (OldAttemptFences, docs/failover.md).
 @Tag("needs-failover")
 @Order(4)
+@NeedsDocker
 class KillAgentDrill {
     static final String INVARIANT = "When an agent dies, its workloads are redispatched after workerLostTimeout and each finishes"
             + " exactly once, never two attempts at the same time.";

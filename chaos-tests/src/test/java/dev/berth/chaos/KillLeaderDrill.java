@@ -2,6 +2,7 @@ package dev.berth.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.NeedsDocker;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * finishes exactly once; the new leader dispatches without duplicating any dispatch. A submission the
  * survivor refuses while no leader is known (503) was never acknowledged and is not counted.
  */
+@NeedsDocker
 class KillLeaderDrill {
     static final String INVARIANT = "Every submission acknowledged by any replica, before or after the leader dies, finishes exactly"
             + " once; the new leader dispatches with no duplicate dispatch.";

@@ -1,5 +1,6 @@
 package dev.berth.chaos;
 
+import dev.berth.manager.testing.NeedsDocker;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("needs-failover")
 @Order(5)
+@NeedsDocker
 class KillVirtualClusterDrill {
     static final String INVARIANT = "Every workload of a cluster that vanished is redispatched after workerLostTimeout and finishes"
             + " exactly once elsewhere; nothing is lost.";

@@ -2,6 +2,7 @@ package dev.berth.chaos;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.NeedsDocker;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("needs-failover")
 @Order(2)
+@NeedsDocker
 class PartitionClusterDrill {
     static final String INVARIANT = "A partitioned cluster's workloads finish exactly once elsewhere; its copies stop when their"
             + " leases run out, before the new attempts start; after reconnecting, its stale attempts are deleted, never reported.";

@@ -1,5 +1,6 @@
 package dev.berth.chaos;
 
+import dev.berth.manager.testing.NeedsDocker;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 // A frozen agent cannot stop its pods: the manager deletes them through the cluster's API and redispatches
 // only once none runs (OldAttemptFences, docs/failover.md).
 @Order(3)
+@NeedsDocker
 class PauseAgentDrill {
     static final String INVARIANT = "A frozen agent's workloads finish exactly once elsewhere; thawed, it runs no stale attempt,"
             + " so no two attempts ever overlap.";

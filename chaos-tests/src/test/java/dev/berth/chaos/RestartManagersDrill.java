@@ -3,6 +3,7 @@ package dev.berth.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.NeedsDocker;
 import dev.berth.virtualcluster.PodInterval;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * <p>Invariant: every submission the API acknowledged survives a restart of all manager replicas, and
  * workloads that were running are re-adopted from the worker clusters, not started again.
  */
+@NeedsDocker
 class RestartManagersDrill {
     static final String INVARIANT = "Every acknowledged submission survives a restart of all manager replicas, and running"
             + " workloads are re-adopted from the worker clusters, not restarted.";

@@ -3,6 +3,7 @@ package dev.berth.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.NeedsDocker;
 import dev.berth.virtualcluster.PodInterval;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 @Order(1)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsDocker
 class SlowAndFlappingClusterDrill {
     static final String BLIP_INVARIANT = "Transient blips (added latency, a flapping uplink) evict nothing: every workload finishes"
             + " exactly once, in its first attempt.";

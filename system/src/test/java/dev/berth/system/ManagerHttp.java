@@ -1,62 +1,29 @@
 package dev.berth.system;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerClient;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 
-/** The manager's API as a user's HTTP client sees it. */
-final class ManagerHttp {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final String baseUrl;
-
+/** The manager's API as a user's HTTP client sees it: the shared {@link ManagerClient} and the reads these tests use. */
+final class ManagerHttp extends ManagerClient {
     ManagerHttp(String baseUrl) {
-        this.baseUrl = baseUrl;
+        super(baseUrl);
     }
 
-    HttpResponse<String> send(String method, String path, String contentType, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(20));
-        if (body == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
-        }
-        try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(method + " " + path + " failed", e);
-        }
-    }
-
-    JsonNode get(String path) {
+    /** Any answer's JSON (a Status for a refusal, so a test polling through a failover keeps polling); null on 404. */
+    @Override
+    public JsonNode get(String path) {
         HttpResponse<String> response = send("GET", path, null, null);
-        if (response.statusCode() == 404) return null;
-        try {
-            return JSON.readTree(response.body());
-        } catch (Exception e) {
-            throw new IllegalStateException("unreadable answer to GET " + path + ": " + response.body(), e);
-        }
+        return response.statusCode() == 404 ? null : json(response);
     }
 
     /** The Workload derived from a Job, found by its owner reference; null until it exists. */
     JsonNode workloadOfJob(String namespace, String jobName) {
-        JsonNode list = get("/apis/kueue.x-k8s.io/v1beta2/namespaces/" + namespace + "/workloads");
+        JsonNode list = get(KUEUE + "/namespaces/" + namespace + "/workloads");
         for (JsonNode workload : list.path("items")) {
             for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
                 if (owner.path("name").asText().equals(jobName)) return workload;
             }
-        }
-        return null;
-    }
-
-    static String condition(JsonNode workload, String type) {
-        if (workload == null) return null;
-        for (JsonNode condition : workload.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
         }
         return null;
     }

@@ -6,6 +6,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.NeedsNode;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with a plain GET and compares it with what the command promised (clients/node/stored_invariant.mjs).
  * Skips loudly without node or node_modules; under CI=true both are required.
  */
+@NeedsNode
 class NodeClientTest {
     static final Path SUITE_DIR = Path.of("..", "clients", "node").toAbsolutePath().normalize();
     static final long TIMEOUT_SECONDS = 180;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.NeedsBrowser;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * Screenshots of every view go to target/screenshots/. A 401 on the stream brings up the token box; the
  * token is then sent as a bearer header, and a dropped stream shows "reconnecting".
  */
+@NeedsBrowser
 class DashboardBrowserTest {
     private static final Duration PATIENCE = Duration.ofSeconds(15);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");

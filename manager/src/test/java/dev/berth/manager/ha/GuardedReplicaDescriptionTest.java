@@ -12,6 +12,7 @@ import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * non-canonical spelling (400), and answered to an admin. The request line is written as-is on a TLS
  * socket so no client normalises it first.
  */
+@NeedsPostgres
 class GuardedReplicaDescriptionTest {
     private static final String ADMIN = "admin-token-describe-0123";
     @TempDir

@@ -1,5 +1,6 @@
 package dev.berth.manager.ha;
 
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -18,6 +19,7 @@ import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.net.ServerSocket;
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Manager replicas in one JVM, each a Hazelcast member with its own clustered Vert.x and its own
  * connection to one PostgreSQL schema, dispatching to a mock worker cluster the test plays the agent of.
  */
+@NeedsPostgres
 class ManagerReplicasTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
@@ -241,14 +244,6 @@ class ManagerReplicasTest {
             for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
                 if (owner.path("name").asText().equals(jobName)) return workload;
             }
-        }
-        return null;
-    }
-
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
         }
         return null;
     }

@@ -9,6 +9,7 @@ import dev.berth.manager.server.ManagerEpoch;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.NeedsPostgres;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * ({@link JoinGate}), so no replica ever takes a term alone while the others are still joining.
  * One term means the fencing epoch in the store was raised exactly once.
  */
+@NeedsPostgres
 class ReplicasStartedTogetherTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 

@@ -12,6 +12,7 @@ import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * what it forwards as the leader does (401 anonymous, 403 outside RBAC), forwards the caller it
  * authenticated to the leader over mutual TLS (ReplicaFrontProxyTest), and picks up RBAC objects the leader wrote.
  */
+@NeedsPostgres
 class SecuredReplicasTest {
     private static final String ADMIN = "admin-token-replicas-0123";
     private static final String ALICE = "alice-token-replicas-0123";

@@ -8,6 +8,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.NeedsKubectl;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (one verb, and {@code --list}) for the admin and the team-a tenant, and {@code --as} impersonation,
  * which runs a request with the impersonated user's rights and is audited with both identities.
  */
+@NeedsKubectl
 class IdentityKubectlTest {
     static final Path EXAMPLES = Path.of("..", "examples");
     static final String TENANT = "kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " ";

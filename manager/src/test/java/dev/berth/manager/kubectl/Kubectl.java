@@ -2,6 +2,7 @@ package dev.berth.manager.kubectl;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.berth.manager.testing.ManagerHarness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +21,9 @@ final class Kubectl {
     static final String FALLBACK = "/usr/lib/google-cloud-sdk/bin/kubectl";
     static final long TIMEOUT_SECONDS = 30;
 
-    private final Path binary;
-    private final Path kubeconfig;
+    private Path binary;
+    private Path kubeconfig;
+    private ManagerHarness pointedAtOrNull;
 
     /** What one kubectl run printed and how it ended. */
     record Result(int exitCode, String stdout, String stderr) {
@@ -34,6 +36,23 @@ final class Kubectl {
     private Kubectl(Path binary, Path kubeconfig) {
         this.binary = binary;
         this.kubeconfig = kubeconfig;
+    }
+
+    /**
+     * kubectl at a harness's manager: on its first run it writes a plain kubeconfig in the harness's
+     * data directory (the harness is running by then); skips (or fails in CI) if kubectl is absent.
+     */
+    static Kubectl on(ManagerHarness harness) {
+        Kubectl kubectl = new Kubectl(null, null);
+        kubectl.pointedAtOrNull = harness;
+        return kubectl;
+    }
+
+    private void pointAtTheHarness() throws IOException {
+        if (kubeconfig != null) return;
+        binary = binaryOrSkip();
+        Path home = Files.createDirectories(pointedAtOrNull.dataDir().resolve("kubectl-home"));
+        kubeconfig = Kubeconfig.plain(pointedAtOrNull.port()).writeTo(home);
     }
 
     /** kubectl pointed at server through a kubeconfig in directory; skips (or fails in CI) if kubectl is absent. */
@@ -72,6 +91,7 @@ final class Kubectl {
     }
 
     Result run(List<String> words) throws Exception {
+        pointAtTheHarness();
         if (!words.isEmpty() && words.get(0).equals("kubectl")) words = words.subList(1, words.size());
         List<String> command = new ArrayList<>();
         command.add(binary.toString());
@@ -92,6 +112,7 @@ final class Kubectl {
 
     /** Starts a long-running kubectl (a watch); the caller destroys it. Output goes to the returned file. */
     Process start(String commandLine, Path output) throws IOException {
+        pointAtTheHarness();
         List<String> words = new ArrayList<>(CommandLine.split(commandLine));
         if (words.get(0).equals("kubectl")) words.remove(0);
         List<String> command = new ArrayList<>();

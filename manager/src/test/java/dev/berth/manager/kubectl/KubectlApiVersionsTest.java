@@ -2,43 +2,25 @@ package dev.berth.manager.kubectl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl reads and writes Kueue objects through kueue.x-k8s.io/v1beta1 in v1beta1's shape,
  * and what it writes through one version reads the same through the other (issue 13).
  */
+@NeedsKubectl
 class KubectlApiVersionsTest {
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+    static final Kubectl kubectl = Kubectl.on(harness);
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
-    static Kubectl kubectl;
-
-    @BeforeAll
-    static void startManagerWithQueues() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
 
     @Test
     void getThroughV1beta1ShowsCohort() throws Exception {

@@ -8,6 +8,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.NeedsKubectl;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file makes a dead server the current context, so every command must honour the merged kubeconfig
  * and --context. bin/berth explain is checked the same way, from a directory that is not the checkout.
  */
+@NeedsKubectl
 class KubectlBerthPluginTest {
     static final Path EXAMPLES = Path.of("..", "examples");
     static final Path BIN = Path.of("..", "bin").toAbsolutePath().normalize();

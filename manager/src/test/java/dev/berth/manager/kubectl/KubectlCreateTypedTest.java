@@ -4,21 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,30 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  * for built-in kinds (issue 13). Each is accepted, and what is stored holds everything kubectl promised:
  * the object {@code --dry-run=client -o json} prints is contained in what {@code kubectl get -o json} reads back.
  */
+@NeedsKubectl
 class KubectlCreateTypedTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+    static final Kubectl kubectl = Kubectl.on(harness);
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static MemoryObjectStore store;
-    static BerthManager manager;
-    static Kubectl kubectl;
-
-    @BeforeAll
-    static void startManagerWithQueues() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(store = new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
 
     @Test
     void createNamespaceStoresTheNamespace() throws Exception {
@@ -65,7 +46,7 @@ class KubectlCreateTypedTest {
         JsonNode promised = JSON.readTree(kubectl.run(create + " --dry-run=client -o json").ok().stdout());
         kubectl.run(create).ok();
         // Secrets cannot be read back through the Berth API: read what was stored
-        JsonNode stored = store.get(ObjectKey.of("/secrets", "kueue-system", "s1")).orElseThrow().object();
+        JsonNode stored = harness.store().get(ObjectKey.of("/secrets", "kueue-system", "s1")).orElseThrow().object();
         assertContained(promised, stored, "");
         String data = stored.path("data").path("kubeconfig").asText();
         assertThat(new String(Base64.getDecoder().decode(data), StandardCharsets.UTF_8)).isEqualTo(kubeconfig);

@@ -2,16 +2,12 @@ package dev.berth.manager.kubectl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * built-in kinds, at either served Kueue version, and apply of a manifest with an unknown field
  * gets kubectl's error under --validate=strict and its warning under --validate=warn.
  */
+@NeedsKubectl
 class KubectlExplainTest {
     private static final String QUEUE_WITH_OLD_FIELD = """
             apiVersion: kueue.x-k8s.io/v1beta2
@@ -30,26 +27,11 @@ class KubectlExplainTest {
               namespaceSelector: {}
             """;
 
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+    static final Kubectl kubectl = Kubectl.on(harness);
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
-    static Kubectl kubectl;
-
-    @BeforeAll
-    static void startManager() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
 
     @Test
     void explainPrintsTheFieldDocsOfAClusterQueuesResourceGroups() throws Exception {

@@ -3,22 +3,19 @@ package dev.berth.manager.kubectl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,30 +24,20 @@ import org.junit.jupiter.api.io.TempDir;
  * and one submitted job.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsKubectl
 class KubectlRunbookTest {
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+    static final Kubectl kubectl = Kubectl.on(harness);
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
-    static Kubectl kubectl;
     static String workload;
 
     @BeforeAll
     static void startManagerWithQueuesAndAJob() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
         kubectl.run("kubectl create -f " + Path.of("..", "examples", "jobs", "sample-job.yaml").toAbsolutePath()).ok();
         workload = await().atMost(Duration.ofSeconds(20)).until(
                 () -> kubectl.run("kubectl get workloads -n team-a -o jsonpath={.items[0].metadata.name}").stdout(), s -> !s.isBlank());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     @Test

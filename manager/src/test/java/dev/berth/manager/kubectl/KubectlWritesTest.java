@@ -3,20 +3,17 @@ package dev.berth.manager.kubectl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every write verb kubectl has, and watch, against a manager started here with the example queues. */
+@NeedsKubectl
 class KubectlWritesTest {
     private static final String FLAVOR = """
             apiVersion: kueue.x-k8s.io/v1beta2
@@ -30,26 +27,11 @@ class KubectlWritesTest {
                 gpu: %s
             """;
 
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+    static final Kubectl kubectl = Kubectl.on(harness);
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
-    static Kubectl kubectl;
-
-    @BeforeAll
-    static void startManagerWithQueues() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
 
     private static Path file(String name, String content) throws Exception {
         return Files.writeString(home.resolve(name), content);

@@ -7,6 +7,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.NeedsKubectl;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tokens) against a secured manager holding the example queues and RBAC: the admin context manages
  * queues, the team-a context submits and reads in team-a and may not touch a ClusterQueue.
  */
+@NeedsKubectl
 class SecuredKubectlTest {
     static final Path EXAMPLES = Path.of("..", "examples");
 

@@ -18,6 +18,7 @@ import dev.berth.manager.store.StorageTransformer;
 import dev.berth.manager.store.encryption.EncryptionConfig;
 import dev.berth.manager.store.encryption.SecretDecryptionException;
 import dev.berth.manager.store.encryption.SecretEncryption;
+import dev.berth.manager.testing.NeedsPostgres;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -174,6 +175,7 @@ class SecretsAtRestTest {
     }
 
     @Test
+    @NeedsPostgres
     void thePostgresRowNeverHoldsTheValues() throws Exception {
         PostgresConfig database = PostgresTestDatabase.freshSchema("secrets_at_rest");
         SecretEncryption encryption = new SecretEncryption(config(aesgcm("key1", KEY1)));

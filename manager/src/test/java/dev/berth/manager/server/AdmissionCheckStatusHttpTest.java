@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -114,10 +115,8 @@ class AdmissionCheckStatusHttpTest {
     }
 
     private static JsonNode condition(JsonNode object, String type) {
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition;
-        }
-        return JSON.createObjectNode();
+        JsonNode found = ManagerClient.findCondition(object, type);
+        return found == null ? JSON.createObjectNode() : found;
     }
 
     private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {

@@ -1,57 +1,29 @@
 package dev.berth.manager.server;
 
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.FileObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The manager over real HTTP on loopback with its file store: submit, admit, finish, restart, refuse.
  * Its queues are the examples without the MultiKueue check, so admission completes in the manager alone.
  */
 class ManagerEndToEndTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WORKLOADS = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads";
 
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        startManager();
-        assertThat(manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"))).isGreaterThan(5);
-    }
-
-    private void startManager() {
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.withE2eQueues().fileStore();
 
     @Test
     void aJobIsAdmittedHoldsQuotaUntilFinishedAndSurvivesARestart() throws Exception {
@@ -66,9 +38,8 @@ class ManagerEndToEndTest {
         assertThat(workload.path("status").path("admission").path("clusterQueue").asText()).isEqualTo("team-a-cq");
         assertThat(gpuReserved()).isEqualTo("2");
 
-        manager.close();
-        startManager();
-        JsonNode afterRestart = JSON.readTree(send("GET", WORKLOADS + "/" + name, null, null).body());
+        harness.restart();
+        JsonNode afterRestart = harness.client().get(WORKLOADS + "/" + name);
         assertThat(condition(afterRestart, "Admitted")).isEqualTo("True");
         assertThat(gpuReserved()).isEqualTo("2");
 
@@ -98,13 +69,13 @@ class ManagerEndToEndTest {
         assertThat(malformed.statusCode()).isEqualTo(400);
     }
 
-    private JsonNode firstWorkload() throws Exception {
-        JsonNode list = JSON.readTree(send("GET", WORKLOADS, null, null).body());
-        return list.path("items").size() == 0 ? null : list.path("items").get(0);
+    private JsonNode firstWorkload() {
+        List<JsonNode> workloads = harness.client().items(WORKLOADS);
+        return workloads.isEmpty() ? null : workloads.get(0);
     }
 
-    private String gpuReserved() throws Exception {
-        JsonNode queue = JSON.readTree(send("GET", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues/team-a-cq", null, null).body());
+    private String gpuReserved() {
+        JsonNode queue = harness.client().get(ManagerClient.KUEUE + "/clusterqueues/team-a-cq");
         for (JsonNode flavor : queue.path("status").path("flavorsReservation")) {
             if (!flavor.path("name").asText().equals("a100")) continue;
             for (JsonNode resource : flavor.path("resources")) {
@@ -114,21 +85,7 @@ class ManagerEndToEndTest {
         return "missing";
     }
 
-    private static String condition(JsonNode workload, String type) {
-        for (JsonNode condition : workload.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
-    private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String contentType, String body) {
+        return harness.client().send(method, path, contentType, body);
     }
 }

@@ -3,10 +3,12 @@ package dev.berth.manager.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.manager.testing.NeedsPostgres;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The contract against a real PostgreSQL, plus what sharing a database between replicas promises. */
+@NeedsPostgres
 class PostgresObjectStoreTest extends ObjectStoreContract {
     private static final String SCHEMA = "store_contract";
     private PostgresConfig config;

@@ -1,0 +1,222 @@
+package dev.berth.manager.testing;
+
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.security.QuickstartCredentials;
+import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.server.DispatchOptions;
+import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.store.ObjectStore;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A BerthManager on a loopback port with a Vert.x it owns and a temporary data directory, for one
+ * test class (registered on a static field) or one test (on an instance field):
+ * <pre>
+ * &#64;RegisterExtension
+ * static final ManagerHarness harness = ManagerHarness.withE2eQueues();
+ * ... harness.client().create(KueueObjects.localQueue("team-a", "lq").clusterQueue("team-a-cq"));
+ * </pre>
+ * Options: a file store in the data directory ({@link #fileStore()}, which {@link #restart()} reopens),
+ * TLS with the quickstart's bearer tokens ({@link #secured()}), scheduler and dispatch options.
+ * Everything it started is closed after the class (or test), and the data directory removed.
+ */
+public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+    /** The manager module's end-to-end queues (team-a and team-b, GPU flavors), relative to manager/. */
+    public static final Path E2E_QUEUES = Path.of("src", "test", "resources", "e2e-queues");
+
+    private final List<Path> manifestDirectories = new ArrayList<>();
+    private Clock clock = Clock.systemUTC();
+    private SchedulerOptions schedulerOptions = SchedulerOptions.DEFAULTS;
+    private DispatchOptions dispatchOptions = DispatchOptions.DEFAULTS;
+    private boolean fileStore;
+    private boolean secured;
+
+    private boolean startedForTheClass;
+    private Path dataDir;
+    private Vertx vertx;
+    private ObjectStore store;
+    private BerthManager manager;
+    private QuickstartCredentials credentials;
+
+    private ManagerHarness() {}
+
+    /** An empty manager over an in-memory store. */
+    public static ManagerHarness empty() {
+        return new ManagerHarness();
+    }
+
+    /** A manager holding {@link #E2E_QUEUES}. */
+    public static ManagerHarness withE2eQueues() {
+        return empty().manifests(E2E_QUEUES);
+    }
+
+    /** Loads every manifest of directory once started (in the order given). */
+    public ManagerHarness manifests(Path directory) {
+        manifestDirectories.add(directory);
+        return this;
+    }
+
+    /** Stores objects in files under the data directory, so that {@link #restart()} keeps them. */
+    public ManagerHarness fileStore() {
+        this.fileStore = true;
+        return this;
+    }
+
+    /** Serves HTTPS with the quickstart's credentials (admin and team-a tokens) from the data directory. */
+    public ManagerHarness secured() {
+        this.secured = true;
+        return this;
+    }
+
+    public ManagerHarness clock(Clock value) {
+        this.clock = value;
+        return this;
+    }
+
+    public ManagerHarness schedulerOptions(SchedulerOptions value) {
+        this.schedulerOptions = value;
+        return this;
+    }
+
+    public ManagerHarness dispatchOptions(DispatchOptions value) {
+        this.dispatchOptions = value;
+        return this;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        startedForTheClass = true;
+        start();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        if (manager == null) start();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (!startedForTheClass) close();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
+    /** Starts the manager and loads the manifests; the JUnit callbacks call it, tests outside JUnit may too. */
+    public void start() throws IOException {
+        dataDir = Files.createTempDirectory("berth-harness");
+        vertx = Vertx.vertx();
+        if (secured) credentials = QuickstartCredentials.prepare(dataDir.resolve("security"), clock);
+        startManager();
+        for (Path directory : manifestDirectories) manager.loadManifests(directory);
+    }
+
+    /** Closes the manager and starts a new one over the same file store, as after a process restart. */
+    public void restart() {
+        if (!fileStore) throw new IllegalStateException("restart() keeps the objects only with fileStore()");
+        manager.close();
+        startManager();
+    }
+
+    private void startManager() {
+        store = fileStore ? FileObjectStore.open(dataDir.resolve("store"), clock) : new MemoryObjectStore();
+        BerthManager started = new BerthManager(store, clock, schedulerOptions, dispatchOptions);
+        if (secured) started.secure(credentials.options());
+        started.start(vertx, "127.0.0.1", 0).await();
+        manager = started;
+    }
+
+    /** Closes the manager, its store and Vert.x, and removes the data directory. Safe to call twice. */
+    public void close() {
+        if (manager != null) manager.close();
+        if (vertx != null) vertx.close().await();
+        manager = null;
+        vertx = null;
+        if (dataDir != null) deleteRecursively(dataDir);
+        dataDir = null;
+    }
+
+    public BerthManager manager() {
+        return running(manager);
+    }
+
+    public Vertx vertx() {
+        return running(vertx);
+    }
+
+    /** The store the manager was built over (the manager itself writes through a fenced view of it). */
+    public ObjectStore store() {
+        return running(store);
+    }
+
+    public int port() {
+        return manager().port();
+    }
+
+    public String baseUrl() {
+        return (secured ? "https" : "http") + "://127.0.0.1:" + port();
+    }
+
+    /** A directory that lives as long as the manager: its file store, credentials, kubeconfigs. */
+    public Path dataDir() {
+        return running(dataDir);
+    }
+
+    /** A client of the API; with {@link #secured()} it trusts the manager's certificate and sends the admin token. */
+    public ManagerClient client() {
+        if (!secured) return new ManagerClient(baseUrl());
+        return ManagerClient.trusting(baseUrl(), credentials.certificatePem()).withToken(adminToken());
+    }
+
+    /** The quickstart credentials of a {@link #secured()} manager. */
+    public QuickstartCredentials credentials() {
+        return running(credentials);
+    }
+
+    /** The bearer token of the quickstart's admin (group system:masters). */
+    public String adminToken() {
+        Path tokens = dataDir().resolve("security").resolve("tokens.csv");
+        try (Stream<String> lines = Files.lines(tokens)) {
+            return lines.filter(line -> line.contains("," + QuickstartCredentials.ADMIN_USER + ","))
+                    .map(line -> line.substring(0, line.indexOf(','))).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no admin token in " + tokens));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes a kubeconfig for this manager (admin context current, team-a context beside it) at file. */
+    public Path writeKubeconfig(Path file) {
+        return credentials().writeKubeconfig(file, baseUrl());
+    }
+
+    private static <T> T running(T value) {
+        if (value == null) throw new IllegalStateException("the manager harness is not running (register it with @RegisterExtension)");
+        return value;
+    }
+
+    private static void deleteRecursively(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
