@@ -26,6 +26,14 @@ final class ManagerState {
     /** The RBAC policy, rebuilt from the store when a role or binding is written. */
     final dev.berth.manager.security.RbacPolicySource rbac;
 
+    /** Which job kinds get Workloads (Kueue's integrations.frameworks); every served kind by default. */
+    dev.berth.manager.objects.IntegrationFrameworks frameworks = dev.berth.manager.objects.IntegrationFrameworks.ALL_SERVED;
+
+    /** Whether this job (Job, JobSet, Pod) is Kueue's to manage: it names a queue and its framework is enabled. */
+    boolean managed(ObjectNode job) {
+        return OwnedWorkloadHooks.isQueued(job) && frameworks.managesKind(job.path("kind").asText());
+    }
+
     ManagerState(ObjectStore store) {
         this.store = store;
         this.rbac = new dev.berth.manager.security.RbacPolicySource(store);

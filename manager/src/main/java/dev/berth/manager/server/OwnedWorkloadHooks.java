@@ -20,7 +20,8 @@ import java.util.Optional;
  * validated by deriving its Workload before anything is stored; once the job is stored, the
  * Workload is created and queued. The Workload names the job in its ownerReferences, so deleting the
  * job collects it (or orphans it) as the request's propagationPolicy says (api.CascadingDelete).
- * Jobs without the queue-name label are stored and left alone, as Kueue does by default.
+ * Jobs without the queue-name label, and jobs of a framework that integrations.frameworks does not
+ * enable, are stored and left alone, as Kueue does.
  */
 final class OwnedWorkloadHooks implements ObjectHooks {
     interface Derivation {
@@ -43,10 +44,10 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
         if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
         if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
-        if (job && op == Operation.CREATE && isQueued(incoming) && dispatchedByMultiKueue(incoming)) {
+        if (job && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
-        if (op == Operation.CREATE && isQueued(incoming)) {
+        if (op == Operation.CREATE && state.managed(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities));
@@ -59,7 +60,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode job = object.object();
-        if (!isQueued(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
+        if (!state.managed(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
         ObjectNode workload = derivation.workloadFor(job, priorities);
         String namespace = object.key().namespace();
         String name = workload.path("metadata").path("name").asText();

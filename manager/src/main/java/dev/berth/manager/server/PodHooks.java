@@ -33,14 +33,14 @@ final class PodHooks implements ObjectHooks {
     @Override
     public ObjectNode admit(ObjectNode incoming, Optional<StoredObject> existing, Operation op) {
         if (op == Operation.CREATE) {
-            if (OwnedWorkloadHooks.isQueued(incoming)) GatedPod.gate(incoming);
+            if (state.managed(incoming)) GatedPod.gate(incoming);
             GatedPod.initialStatus(incoming);
         }
-        if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming) && groupName(incoming) == null) {
+        if (op == Operation.CREATE && state.managed(incoming) && groupName(incoming) == null) {
             ObjectNode probe = incoming.deepCopy();
             probe.with("metadata").put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(WorkloadFactory.fromSinglePod(probe, priorities));
-        } else if (op == Operation.CREATE && OwnedWorkloadHooks.isQueued(incoming)) {
+        } else if (op == Operation.CREATE && state.managed(incoming)) {
             WorkloadFactory.checkPodGroupMember(incoming);
         }
         return incoming;
@@ -49,7 +49,7 @@ final class PodHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode pod = object.object();
-        if (!OwnedWorkloadHooks.isQueued(pod)) return;
+        if (!state.managed(pod)) return;
         String group = groupName(pod);
         ObjectNode workload;
         if (group == null) {
