@@ -1,6 +1,9 @@
 package dev.berth.manager;
 
 import dev.berth.manager.api.ObjectCountLimits;
+import dev.berth.manager.config.KueueConfigurationFile;
+import dev.berth.manager.config.ManagerSettings;
+import dev.berth.manager.objects.IntegrationFrameworks;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
@@ -23,7 +26,7 @@ import java.util.Map;
  * embedded file store under {@code .berth/data} and loads the example queues from {@code examples/queues}.
  *
  * <pre>
- * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
+ * berth [quickstart] [--config KUEUE_CONFIG.yaml] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
  *                    [--retain-finished DURATION] [--scheduling-batch-millis 10]
  *                    [--worker-lost-timeout 15m] [--lease-duration 60s] ...
  *                    [--store file|postgres] [--pg-url JDBC] [--pg-user U] [--pg-password-file F] [--pg-schema S]
@@ -35,6 +38,8 @@ import java.util.Map;
  *                    [--replica-port 9443]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
+ * --config takes a Kueue Configuration file (config.kueue.x-k8s.io/v1beta2) as it is; flags and their
+ * environment variables override it (see config.ManagerSettings and docs/operations.md).
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
  * environment variables (BERTH_WORKER_LOST_TIMEOUT=30s); a flag wins. A bad value, or a dispatch lease
  * not shorter than workerLostTimeout, stops the start with a message naming the option.
@@ -67,6 +72,7 @@ public final class BerthMain {
         Duration retain = null;
         Duration batchWindow = SchedulerOptions.DEFAULT_BATCH_WINDOW;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
+        Path kueueConfig = null;
         LaunchSettings settings = new LaunchSettings(System.getenv());
         Map<String, String> securityFlags = new HashMap<>();
         ObjectCountLimits objectCounts = ObjectCountLimits.DEFAULTS;
@@ -77,6 +83,7 @@ public final class BerthMain {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--data" -> data = Path.of(args[++i]);
                 case "--examples" -> examples = Path.of(args[++i]);
+                case "--config" -> kueueConfig = Path.of(args[++i]);
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
@@ -96,21 +103,23 @@ public final class BerthMain {
                         continue;
                     }
                     System.err.println("unknown argument: " + args[i]);
-                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
+                    System.err.println("usage: berth [quickstart] [--config FILE] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
                     System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
             }
         }
-        DispatchOptions dispatchOptions;
+        ManagerSettings managerSettings;
         try {
-            dispatchOptions = DispatchConfig.parse(dispatch);
+            managerSettings = KueueConfigurationFile.settings(kueueConfig, new ManagerSettings.Flags(fairSharing, retain, batchWindow, dispatch));
         } catch (IllegalArgumentException invalid) {
             System.err.println(invalid.getMessage());
             System.exit(2);
             return;
         }
-        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow);
+        DispatchOptions dispatchOptions = managerSettings.dispatch();
+        SchedulerOptions options = managerSettings.scheduler();
+        IntegrationFrameworks frameworks = managerSettings.integrations();
         ObjectStore store;
         try {
             store = settings.openStore(data, Clock.systemUTC());
@@ -129,7 +138,8 @@ public final class BerthMain {
                 return;
             }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits);
+                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits)
+                        .integrationFrameworks(frameworks);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null), settings.replicaTrust());
@@ -138,7 +148,8 @@ public final class BerthMain {
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
             return;
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(objectCounts);
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(objectCounts)
+                .integrationFrameworks(frameworks);
         security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();
