@@ -54,6 +54,15 @@ public record SchedulerOptions(boolean fairSharing,
                 throw new IllegalArgumentException("afterDeactivatedByKueue must be zero or positive");
             }
         }
+
+        /** Kueue's rule: inactive, Evicted=True with a DeactivatedDueTo... reason, for at least the retention. */
+        public boolean expired(boolean active, WorkloadStatus status, long nowMillis) {
+            if (afterDeactivatedByKueue == null || active) return false;
+            Condition evicted = status.condition(dev.berth.protocol.Conditions.EVICTED);
+            if (evicted == null || !evicted.status() || evicted.reason() == null || !evicted.reason().startsWith("DeactivatedDueTo")) return false;
+            long since = evicted.lastTransitionTime() == null ? nowMillis : evicted.lastTransitionTime().toEpochMilli();
+            return nowMillis - since >= afterDeactivatedByKueue.toMillis();
+        }
     }
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {
