@@ -3,12 +3,10 @@ package dev.berth.manager;
 import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.config.KueueConfigurationFile;
 import dev.berth.manager.config.ManagerSettings;
-import dev.berth.manager.objects.IntegrationFrameworks;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
-import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.ha.ManagerReplica;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
@@ -117,9 +115,6 @@ public final class BerthMain {
             System.exit(2);
             return;
         }
-        DispatchOptions dispatchOptions = managerSettings.dispatch();
-        SchedulerOptions options = managerSettings.scheduler();
-        IntegrationFrameworks frameworks = managerSettings.integrations();
         ObjectStore store;
         try {
             store = settings.openStore(data, Clock.systemUTC());
@@ -138,8 +133,7 @@ public final class BerthMain {
                 return;
             }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits)
-                        .integrationFrameworks(frameworks);
+                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null), settings.replicaTrust());
@@ -148,8 +142,7 @@ public final class BerthMain {
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
             return;
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(objectCounts)
-                .integrationFrameworks(frameworks);
+        BerthManager manager = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(objectCounts);
         security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();

@@ -4,7 +4,10 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.core.SchedulerOptions.FairSharingStrategy;
 import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.objects.IntegrationFrameworks;
+import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
+import dev.berth.manager.store.ObjectStore;
+import java.time.Clock;
 import dev.berth.manager.server.DispatchOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -33,6 +36,11 @@ public record ManagerSettings(SchedulerOptions scheduler, DispatchOptions dispat
      */
     public record Flags(boolean fairSharing, Duration retainFinished, Duration schedulingBatchWindow, Map<String, String> dispatch) {
         public static final Flags NONE = new Flags(false, null, SchedulerOptions.DEFAULT_BATCH_WINDOW, Map.of());
+    }
+
+    /** A manager with these settings over the store; the one way BerthMain and the tests build it. */
+    public BerthManager newManager(ObjectStore store, Clock clock) {
+        return new BerthManager(store, clock, scheduler, dispatch).integrationFrameworks(integrations);
     }
 
     /** Settings from the flags alone (no --config): Berth's behaviour as before, every served kind managed. */
