@@ -22,16 +22,23 @@ public final class KueueConfigurationFile {
     private KueueConfigurationFile() {}
 
     public static KueueConfiguration read(Path file) {
-        Object document;
         try {
-            document = YAML.readValue(Files.readString(file), Object.class);
-        } catch (JacksonException notYaml) {
-            throw new InvalidConfigurationException("", file + " is not YAML: " + notYaml.getOriginalMessage());
+            return fromYaml(Files.readString(file), file.toString());
         } catch (IOException unreadable) {
             throw new InvalidConfigurationException("", "cannot read " + file + ": " + unreadable.getMessage());
         }
+    }
+
+    /** A Configuration from YAML (or JSON) text; {@code source} names it in errors. */
+    public static KueueConfiguration fromYaml(String text, String source) {
+        Object document;
+        try {
+            document = YAML.readValue(text, Object.class);
+        } catch (JacksonException notYaml) {
+            throw new InvalidConfigurationException("", source + " is not YAML: " + notYaml.getOriginalMessage());
+        }
         if (!(document instanceof Map<?, ?> map)) {
-            throw new InvalidConfigurationException("", file + " does not hold a Kueue Configuration object");
+            throw new InvalidConfigurationException("", source + " does not hold a Kueue Configuration object");
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> values = (Map<String, Object>) map;

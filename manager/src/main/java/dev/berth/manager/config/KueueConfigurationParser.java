@@ -48,7 +48,7 @@ public final class KueueConfigurationParser {
         if (namespaceSelector == null) namespaceSelector = defaultNamespaceSelector(namespace);
         WaitForPodsReady podsReady = waitForPodsReady(root.section("waitForPodsReady"), v1beta1);
         Integrations integrations = integrations(root.section("integrations"), v1beta1);
-        QueueVisibility visibility = queueVisibility(root.section("queueVisibility"), v1beta1);
+        QueueVisibility visibility = v1beta1 ? queueVisibility(root.section("queueVisibility")) : null;
         MultiKueue multiKueue = multiKueue(root.section("multiKueue"));
         FairSharing fairSharing = fairSharing(root.section("fairSharing"), v1beta1);
         AdmissionFairSharing admissionFairSharing = admissionFairSharing(root.section("admissionFairSharing"));
@@ -110,8 +110,8 @@ public final class KueueConfigurationParser {
         return new Integrations(frameworks, external, labelKeys, podOptions);
     }
 
-    private static QueueVisibility queueVisibility(ConfigSection section, boolean v1beta1) {
-        if (section == null || !v1beta1) return null;
+    private static QueueVisibility queueVisibility(ConfigSection section) {
+        if (section == null) return null;
         ConfigSection clusterQueues = section.section("clusterQueues");
         Integer maxCount = null;
         if (clusterQueues != null) {
