@@ -70,6 +70,13 @@ class KueueConfigurationHttpTest {
     }
 
     @Test
+    void kueuesOwnSampleConfigurationStartsAServingManager() throws Exception {
+        String sample = Files.readString(Path.of(getClass().getResource("/kueue/controller_manager_config.yaml").toURI()));
+        start(sample.substring(sample.indexOf("health:")), Clock.systemUTC());
+        assertThat(status("/apis/kueue.x-k8s.io/v1beta2")).isEqualTo(200);
+    }
+
+    @Test
     void fairSharingFromTheFileGivesTheFreedCpuToTheQueueWithTheLowerShare() throws Exception {
         start("fairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n", Clock.systemUTC());
         assertThat(contestWinner()).isEqualTo("team-b");
