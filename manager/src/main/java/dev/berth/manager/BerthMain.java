@@ -1,11 +1,12 @@
 package dev.berth.manager;
 
 import dev.berth.manager.api.ObjectCountLimits;
+import dev.berth.manager.config.KueueConfigurationFile;
+import dev.berth.manager.config.ManagerSettings;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
-import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.ha.ManagerReplica;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
@@ -23,7 +24,7 @@ import java.util.Map;
  * embedded file store under {@code .berth/data} and loads the example queues from {@code examples/queues}.
  *
  * <pre>
- * berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
+ * berth [quickstart] [--config KUEUE_CONFIG.yaml] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing]
  *                    [--retain-finished DURATION] [--scheduling-batch-millis 10]
  *                    [--worker-lost-timeout 15m] [--lease-duration 60s] ...
  *                    [--store file|postgres] [--pg-url JDBC] [--pg-user U] [--pg-password-file F] [--pg-schema S]
@@ -35,6 +36,8 @@ import java.util.Map;
  *                    [--replica-port 9443]
  *                    [security flags, see SecurityFlags and docs/operations.md]
  * </pre>
+ * --config takes a Kueue Configuration file (config.kueue.x-k8s.io/v1beta2) as it is; flags and their
+ * environment variables override it (see config.ManagerSettings and docs/operations.md).
  * Dispatch and failover options ({@link DispatchConfig#NAMES}) are flags (--worker-lost-timeout 30s) or
  * environment variables (BERTH_WORKER_LOST_TIMEOUT=30s); a flag wins. A bad value, or a dispatch lease
  * not shorter than workerLostTimeout, stops the start with a message naming the option.
@@ -68,6 +71,7 @@ public final class BerthMain {
         Duration batchWindow = SchedulerOptions.DEFAULT_BATCH_WINDOW;
         dev.berth.manager.core.PodsReadyPolicy waitForPodsReady = dev.berth.manager.core.PodsReadyPolicy.DISABLED;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
+        Path kueueConfig = null;
         LaunchSettings settings = new LaunchSettings(System.getenv());
         Map<String, String> securityFlags = new HashMap<>();
         ObjectCountLimits objectCounts = ObjectCountLimits.DEFAULTS;
@@ -78,6 +82,7 @@ public final class BerthMain {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--data" -> data = Path.of(args[++i]);
                 case "--examples" -> examples = Path.of(args[++i]);
+                case "--config" -> kueueConfig = Path.of(args[++i]);
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
@@ -98,22 +103,20 @@ public final class BerthMain {
                         continue;
                     }
                     System.err.println("unknown argument: " + args[i]);
-                    System.err.println("usage: berth [quickstart] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
+                    System.err.println("usage: berth [quickstart] [--config FILE] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
                     System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
             }
         }
-        DispatchOptions dispatchOptions;
+        ManagerSettings managerSettings;
         try {
-            dispatchOptions = DispatchConfig.parse(dispatch);
+            managerSettings = KueueConfigurationFile.settings(kueueConfig, new ManagerSettings.Flags(fairSharing, retain, batchWindow, dispatch, waitForPodsReady));
         } catch (IllegalArgumentException invalid) {
             System.err.println(invalid.getMessage());
             System.exit(2);
             return;
         }
-        SchedulerOptions options = new SchedulerOptions(fairSharing, SchedulerOptions.DEFAULTS.preemptionStrategies(), retain, batchWindow)
-                .withWaitForPodsReady(waitForPodsReady);
         ObjectStore store;
         try {
             store = settings.openStore(data, Clock.systemUTC());
@@ -132,7 +135,7 @@ public final class BerthMain {
                 return;
             }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(limits);
+                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null), settings.replicaTrust());
@@ -141,7 +144,7 @@ public final class BerthMain {
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
             return;
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatchOptions).objectCountLimits(objectCounts);
+        BerthManager manager = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(objectCounts);
         security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();

@@ -71,6 +71,15 @@ public final class BerthSystem implements AutoCloseable {
     public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
                                     DispatchOptions dispatch, String host, int port, List<Path> queueManifests,
                                     SecurityOptions securityOrNull) throws IOException {
+        return start(dir, clusters, store, options, dispatch, host, port, queueManifests, securityOrNull,
+                dev.berth.manager.objects.IntegrationFrameworks.ALL_SERVED);
+    }
+
+    /** As above, managing only the job kinds of {@code frameworks} (Kueue's integrations.frameworks). */
+    public static BerthSystem start(Path dir, List<WorkerClusterSpec> clusters, ObjectStore store, SchedulerOptions options,
+                                    DispatchOptions dispatch, String host, int port, List<Path> queueManifests,
+                                    SecurityOptions securityOrNull, dev.berth.manager.objects.IntegrationFrameworks frameworks)
+            throws IOException {
         Files.createDirectories(dir);
         Vertx vertx = Vertx.vertx();
         List<CompletableFuture<VirtualClusterProcess>> starting = new ArrayList<>();
@@ -85,7 +94,7 @@ public final class BerthSystem implements AutoCloseable {
             log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
                     .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch);
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch).integrationFrameworks(frameworks);
         if (securityOrNull != null) manager.secure(securityOrNull);
         manager.start(vertx, host, port).await();
         boolean tls = securityOrNull != null && securityOrNull.tls().isPresent();

@@ -1,8 +1,8 @@
 package dev.berth.system;
 
-import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.config.KueueConfigurationFile;
+import dev.berth.manager.config.ManagerSettings;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.store.FileObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,15 +28,25 @@ public final class Quickstart {
     public static void main(String[] args) throws Exception {
         int port = 8080;
         Path home = Path.of(".berth");
+        Path kueueConfig = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--home" -> home = Path.of(args[++i]);
+                case "--config" -> kueueConfig = Path.of(args[++i]);
                 default -> {
-                    System.err.println("usage: berth quickstart [--port 8080] [--home .berth]");
+                    System.err.println("usage: berth quickstart [--port 8080] [--home .berth] [--config KUEUE_CONFIG.yaml]");
                     System.exit(2);
                 }
             }
+        }
+        ManagerSettings settings;
+        try {
+            settings = KueueConfigurationFile.settings(kueueConfig, ManagerSettings.Flags.NONE);
+        } catch (IllegalArgumentException invalid) {
+            System.err.println(invalid.getMessage());
+            System.exit(2);
+            return;
         }
         Path data = home.resolve("data");
         Files.createDirectories(data);
@@ -46,7 +56,7 @@ public final class Quickstart {
         }
         QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
         BerthSystem system = BerthSystem.start(home.resolve("quickstart"), CLUSTERS, FileObjectStore.open(data, Clock.systemUTC()),
-                SchedulerOptions.DEFAULTS, DispatchOptions.DEFAULTS, "127.0.0.1", port, manifests, credentials.options());
+                settings.scheduler(), settings.dispatch(), "127.0.0.1", port, manifests, credentials.options(), settings.integrations());
         Runtime.getRuntime().addShutdownHook(new Thread(system::close, "berth-quickstart-shutdown"));
         String url = system.apiUrl();
         Path kubeconfig = credentials.writeKubeconfig(home.resolve("kubeconfig"), url).toAbsolutePath();

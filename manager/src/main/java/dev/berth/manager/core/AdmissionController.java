@@ -53,7 +53,8 @@ public final class AdmissionController {
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
         QuotaRelease quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
-        this.lifecycle = new WorkloadLifecycle(state, queues, quotaRelease, writer, queueStatus, sink, options.retainFinishedWorkloadsFor());
+        this.lifecycle = new WorkloadLifecycle(state, queues, quotaRelease, writer, queueStatus, sink, options.retainFinishedWorkloadsFor(),
+                options.deactivatedRetention());
         this.checks = new AdmissionCheckTransitions(queues, quotaRelease, writer, queueStatus, listener);
         this.podsReady = new WaitForPodsReady(options.waitForPodsReady(), state, queues, quotaRelease, writer);
         this.effects = new AdmissionEffects(state, quotaRelease, writer, queueStatus, listener, podsReady);

@@ -16,4 +16,12 @@ public interface StatusSink {
 
     /** A finished workload outlived objectRetentionPolicies.workloads.afterFinished: delete it. */
     void workloadExpired(WorkloadKey key);
+
+    /**
+     * A workload Kueue's rules deactivated outlived objectRetentionPolicies.workloads.afterDeactivatedByKueue:
+     * Kueue deletes its job (in the background, which collects the workload); without a job, the workload.
+     */
+    default void deactivatedWorkloadExpired(WorkloadKey key) {
+        workloadExpired(key);
+    }
 }

@@ -32,10 +32,12 @@ final class WorkloadLifecycle {
     private final QueueStatusReporter queueStatus;
     private final StatusSink sink;
     private final Duration retainFinishedFor;
+    private final SchedulerOptions.DeactivatedRetention retainDeactivated;
     private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
 
     WorkloadLifecycle(ClusterState state, QueueManager queues, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
-                      QueueStatusReporter queueStatus, StatusSink sink, Duration retainFinishedFor) {
+                      QueueStatusReporter queueStatus, StatusSink sink, Duration retainFinishedFor,
+                      SchedulerOptions.DeactivatedRetention retainDeactivated) {
         this.state = state;
         this.queues = queues;
         this.quotaRelease = quotaRelease;
@@ -43,6 +45,7 @@ final class WorkloadLifecycle {
         this.queueStatus = queueStatus;
         this.sink = sink;
         this.retainFinishedFor = retainFinishedFor;
+        this.retainDeactivated = retainDeactivated;
     }
 
     /** A new workload, or a restored one with the status it had (re-adopts its admission). */
@@ -184,10 +187,20 @@ final class WorkloadLifecycle {
 
     /** Hands the workloads finished longer than the retention to the sink for deletion (objectRetentionPolicies). */
     void expireFinished() {
+        expireDeactivated();
         if (retainFinishedFor == null) return;
         long cutoff = writer.millis() - retainFinishedFor.toMillis();
         while (!finishedInOrder.isEmpty() && finishedInOrder.peekFirst().finishedAtMillis <= cutoff) {
             sink.workloadExpired(finishedInOrder.pollFirst().key());
         }
+    }
+
+    /** Hands the workloads Kueue's rules deactivated longer than afterDeactivatedByKueue to the sink for deletion. */
+    private void expireDeactivated() {
+        if (retainDeactivated.afterDeactivatedByKueue() == null) return;
+        long now = writer.millis();
+        List<WorkloadKey> expired = state.workloads.values().stream()
+                .filter(entry -> retainDeactivated.expired(entry.active, entry.status, now)).map(WorkloadEntry::key).toList();
+        expired.forEach(sink::deactivatedWorkloadExpired);
     }
 }

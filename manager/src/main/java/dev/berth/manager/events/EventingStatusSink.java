@@ -87,6 +87,11 @@ public final class EventingStatusSink implements StatusSink {
         delegate.workloadExpired(key);
     }
 
+    @Override
+    public void deactivatedWorkloadExpired(WorkloadKey key) {
+        delegate.deactivatedWorkloadExpired(key);
+    }
+
     private void activity(ObjectNode previous, String kind, String namespace, String name, QueueStatus status) {
         String stopPolicy = previous.path("spec").path("stopPolicy").asText("");
         QueueTransitions.activity(previous.path("status"), status, stopPolicy).ifPresent(event -> record(

@@ -207,6 +207,12 @@ public final class BerthManager implements AutoCloseable {
         return this;
     }
 
+    /** Which job kinds get Workloads (Kueue's integrations.frameworks; default: every kind Berth serves). */
+    public BerthManager integrationFrameworks(dev.berth.manager.objects.IntegrationFrameworks frameworks) {
+        state.frameworks = frameworks;
+        return this;
+    }
+
     /** Where the dashboard reads its event stream (default: the core/v1 Events in the store, if served). */
     public void dashboardEvents(DashboardEventSource source) {
         this.dashboardEvents = source;

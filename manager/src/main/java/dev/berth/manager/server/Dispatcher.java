@@ -222,7 +222,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
-                DispatchStrategy.parse(config.strategy()), null);
+                options.placement().strategyFor(config.strategy()), null);
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -239,7 +239,7 @@ final class Dispatcher implements ClusterEvents {
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
-        if (DispatchStrategy.parse(config.strategy()) == DispatchStrategy.INCREMENTAL) {
+        if (options.placement().strategyFor(config.strategy()) == DispatchStrategy.INCREMENTAL) {
             attempt.firstDispatch = attempt.dispatchedAt;
             attempt.configClusters = config.clusters();
             attempt.remote = remote;

@@ -129,4 +129,20 @@ final class JobFollower implements StatusSink {
     public void workloadExpired(WorkloadKey key) {
         delegate.workloadExpired(key);
     }
+
+    /** Kueue deletes the job of a workload deactivated past its retention; the workload goes with it. */
+    @Override
+    public void deactivatedWorkloadExpired(WorkloadKey key) {
+        Optional<ObjectKey> owner = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey);
+        owner.ifPresent(job -> {
+            try {
+                state.store.delete(job);
+                log.atInfo().addKeyValue("workload", key).addKeyValue("job", job.name())
+                        .log("deleted job: deactivation retention period expired");
+            } catch (NotFoundException gone) {
+                // deleted already
+            }
+        });
+        delegate.workloadExpired(key);
+    }
 }

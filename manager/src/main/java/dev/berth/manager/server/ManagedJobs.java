@@ -28,7 +28,7 @@ final class ManagedJobs {
 
     /** Kueue's defaulting webhook on create: the LocalQueue named default, where it exists and applies. */
     void defaultLocalQueue(ObjectNode incoming) {
-        if (queued(incoming) || ownedByManagedJob(incoming)) return;
+        if (!frameworkEnabled(incoming) || queued(incoming) || ownedByManagedJob(incoming)) return;
         String namespace = incoming.path("metadata").path("namespace").asText("");
         if (state.find(Resources.LOCAL_QUEUES.resource(), namespace, DEFAULT_LOCAL_QUEUE).isEmpty()) return;
         if (!policy().selects(namespaceLabels(namespace))) return;
@@ -37,8 +37,12 @@ final class ManagedJobs {
         object.with("labels").put(Labels.QUEUE_NAME, DEFAULT_LOCAL_QUEUE);
     }
 
-    /** Whether the object is Kueue's: queued by its label, or managed without one by the policy. */
+    /**
+     * Whether the object is Kueue's: its framework is enabled (integrations.frameworks), and it is queued
+     * by its label or managed without one by the policy.
+     */
     boolean manages(ObjectNode object) {
+        if (!frameworkEnabled(object)) return false;
         if (queued(object)) return true;
         if (!policy().manageJobsWithoutQueueName() || ownedByManagedJob(object)) return false;
         return policy().selects(namespaceLabels(object.path("metadata").path("namespace").asText("")));
@@ -62,5 +66,9 @@ final class ManagedJobs {
             if (owner.path("controller").asBoolean(false) && MANAGED_OWNER_KINDS.contains(owner.path("kind").asText())) return true;
         }
         return false;
+    }
+
+    private boolean frameworkEnabled(ObjectNode object) {
+        return state.frameworks.managesKind(object.path("kind").asText());
     }
 }

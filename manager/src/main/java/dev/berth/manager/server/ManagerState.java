@@ -28,6 +28,14 @@ final class ManagerState {
     /** Kueue's resources and manageJobsWithoutQueueName settings, as the manager was started with. */
     final JobIntegrationSettings jobIntegration;
 
+    /** Which job kinds get Workloads (Kueue's integrations.frameworks); every served kind by default. */
+    dev.berth.manager.objects.IntegrationFrameworks frameworks = dev.berth.manager.objects.IntegrationFrameworks.ALL_SERVED;
+
+    /** Whether this job (Job, JobSet, Pod) is Kueue's to manage: it names a queue and its framework is enabled. */
+    boolean managed(ObjectNode job) {
+        return OwnedWorkloadHooks.isQueued(job) && frameworks.managesKind(job.path("kind").asText());
+    }
+
     ManagerState(ObjectStore store) {
         this(store, JobIntegrationSettings.DEFAULTS);
     }

@@ -20,9 +20,9 @@ import java.util.Optional;
  * validated by deriving its Workload before anything is stored; once the job is stored, the
  * Workload is created and queued. The Workload names the job in its ownerReferences, so deleting the
  * job collects it (or orphans it) as the request's propagationPolicy says (api.CascadingDelete).
- * Jobs without the queue-name label are stored and left alone, as Kueue does by default, unless a
- * LocalQueue named default gives them the label or manageJobsWithoutQueueName manages them
- * ({@link ManagedJobs}).
+ * Jobs without the queue-name label, and jobs of a framework that integrations.frameworks does not
+ * enable, are stored and left alone, as Kueue does by default, unless a LocalQueue named default gives
+ * them the label or manageJobsWithoutQueueName manages them ({@link ManagedJobs}).
  */
 final class OwnedWorkloadHooks implements ObjectHooks {
     interface Derivation {
@@ -48,7 +48,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
         if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
         if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
-        if (job && op == Operation.CREATE && isQueued(incoming) && dispatchedByMultiKueue(incoming)) {
+        if (job && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
         if (op == Operation.CREATE && managed.manages(incoming)) {

@@ -345,6 +345,23 @@ class DeployManifestsTest {
         }
     }
 
+    @Test
+    void theManagerIsStartedWithTheKueueConfigurationOfItsConfigMapWhichLoadsWithoutWarnings() {
+        JsonNode configMap = only(manager, "ConfigMap", "berth-kueue-manager-config");
+        var settings = dev.berth.manager.config.ManagerSettings.from(dev.berth.manager.config.KueueConfigurationFile.fromYaml(
+                configMap.at("/data/controller_manager_config.yaml").asText(), "berth-kueue-manager-config"),
+                dev.berth.manager.config.ManagerSettings.Flags.NONE);
+        assertThat(settings.warnings()).isEmpty();
+        JsonNode pod = only(manager, "Deployment", "berth-manager").at("/spec/template/spec");
+        String volume = stream(pod.get("volumes")).filter(v -> "berth-kueue-manager-config".equals(v.at("/configMap/name").asText()))
+                .map(v -> v.get("name").asText()).findFirst().orElseThrow(() -> new AssertionError("the Kueue ConfigMap is not mounted"));
+        JsonNode container = pod.at("/containers/0");
+        String mountPath = stream(container.get("volumeMounts")).filter(m -> volume.equals(m.get("name").asText()))
+                .map(m -> m.get("mountPath").asText()).findFirst().orElseThrow();
+        List<String> args = stream(container.get("args")).map(JsonNode::asText).toList();
+        assertThat(args.get(args.indexOf("--config") + 1)).isEqualTo(mountPath + "/controller_manager_config.yaml");
+    }
+
     private static JsonNode only(List<JsonNode> rendered, String kind, String name) {
         List<JsonNode> matches = rendered.stream().filter(o -> kind.equals(kind(o)) && name.equals(name(o))).toList();
         assertThat(matches).as(kind + " " + name).hasSize(1);

@@ -1,0 +1,41 @@
+package dev.berth.manager.objects;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which job kinds get a Workload (Kueue's integrations.frameworks). A job of a kind not enabled is
+ * stored and left alone, as Kueue leaves it: not suspended, no Workload. Without a Configuration
+ * file Berth manages every kind it serves.
+ */
+public record IntegrationFrameworks(Set<String> enabled) {
+    public static final String BATCH_JOB = "batch/job";
+    public static final String JOBSET = "jobset.x-k8s.io/jobset";
+    public static final String POD = "pod";
+    /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
+    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD);
+    public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
+
+    public IntegrationFrameworks {
+        enabled = Set.copyOf(enabled);
+    }
+
+    public boolean manages(String framework) {
+        return enabled.contains(framework);
+    }
+
+    /** The framework a served kind belongs to (Job, JobSet, Pod), or null. */
+    public static String frameworkOf(String kind) {
+        return switch (kind) {
+            case "Job" -> BATCH_JOB;
+            case "JobSet" -> JOBSET;
+            case "Pod" -> POD;
+            default -> null;
+        };
+    }
+
+    public boolean managesKind(String kind) {
+        String framework = frameworkOf(kind);
+        return framework == null || manages(framework);
+    }
+}
