@@ -70,6 +70,30 @@ class KueueConfigurationHttpTest {
     }
 
     @Test
+    void manageJobsWithoutQueueNameAndExcludedResourcesFromTheFileChangeWhatIsManagedAndCounted() throws Exception {
+        start("""
+                manageJobsWithoutQueueName: true
+                resources:
+                  excludeResourcePrefixes: [example.com/]
+                """, Clock.systemUTC());
+        queues("late", "cq", null, "4");
+        created("/apis/batch/v1/namespaces/late/jobs", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: unlabelled\n  namespace: late\n"
+                + "spec:\n  template:\n    spec:\n" + containers("1") + "      restartPolicy: Never\n");
+        JsonNode unlabelled = get("/apis/batch/v1/namespaces/late/jobs/unlabelled");
+        assertThat(unlabelled.path("spec").path("suspend").asBoolean(false)).as("managed without a queue name: suspended").isTrue();
+        created("/apis/batch/v1/namespaces/late/jobs", "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: dongle\n  namespace: late\n"
+                + "  labels:\n    kueue.x-k8s.io/queue-name: lq\nspec:\n  template:\n    spec:\n"
+                + "      containers:\n      - name: main\n        image: busybox\n        resources:\n          requests:\n"
+                + "            cpu: \"1\"\n            example.com/dongle: \"1\"\n      restartPolicy: Never\n");
+        JsonNode admitted = await().atMost(Duration.ofSeconds(10)).until(() -> get(KUEUE + "/namespaces/late/workloads").path("items"),
+                items -> items.findValuesAsText("name").stream().anyMatch(n -> n.contains("dongle"))
+                        && java.util.stream.StreamSupport.stream(items.spliterator(), false)
+                        .anyMatch(w -> w.path("metadata").path("name").asText().contains("dongle") && "True".equals(condition(w, "QuotaReserved"))));
+        assertThat(admitted).as("a Workload for the unlabelled Job, and the dongle Job admitted without quota for example.com/dongle")
+                .hasSize(2);
+    }
+
+    @Test
     void kueuesOwnSampleConfigurationStartsAServingManager() throws Exception {
         String sample = Files.readString(Path.of(getClass().getResource("/kueue/controller_manager_config.yaml").toURI()));
         start(sample.substring(sample.indexOf("health:")), Clock.systemUTC());

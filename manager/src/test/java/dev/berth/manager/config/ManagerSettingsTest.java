@@ -43,6 +43,53 @@ class ManagerSettingsTest {
     }
 
     @Test
+    void theBehaviourSectionsBecomeTheirOwnSettings() {
+        ManagerSettings s = ManagerSettings.from(parse(HEADER + """
+                namespace: queues-system
+                manageJobsWithoutQueueName: true
+                waitForPodsReady:
+                  timeout: 7m
+                  blockAdmission: true
+                  requeuingStrategy: {timestamp: Creation, backoffLimitCount: 3}
+                admissionFairSharing:
+                  usageHalfLifeTime: 1h
+                  usageSamplingInterval: 1m
+                resources:
+                  excludeResourcePrefixes: [example.com/]
+                  transformations:
+                  - input: nvidia.com/mig-1g.5gb
+                    strategy: Replace
+                    outputs: {example.com/accelerator-memory: 5Gi}
+                """), NONE);
+
+        var podsReady = s.scheduler().waitForPodsReady();
+        assertThat(podsReady.enable()).isTrue();
+        assertThat(podsReady.timeout()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(podsReady.blockAdmission()).isTrue();
+        assertThat(podsReady.requeuingStrategy().timestamp()).isEqualTo(dev.berth.manager.core.PodsReadyPolicy.Timestamp.CREATION);
+        assertThat(podsReady.requeuingStrategy().backoffLimitCount()).isEqualTo(3);
+        assertThat(s.scheduler().admissionFairSharing().usageHalfLifeTime()).isEqualTo(Duration.ofHours(1));
+        assertThat(s.jobIntegration().resources().excludeResourcePrefixes()).containsExactly("example.com/");
+        assertThat(s.jobIntegration().resources().quotaRequests(java.util.Map.of("nvidia.com/mig-1g.5gb", 2000L)))
+                .as("2 MIG slices count as 10Gi of accelerator memory, the input replaced")
+                .containsOnlyKeys("example.com/accelerator-memory");
+        assertThat(s.jobIntegration().managedJobs().manageJobsWithoutQueueName()).isTrue();
+        assertThat(s.jobIntegration().managedJobs().selects(java.util.Map.of("kubernetes.io/metadata.name", "queues-system")))
+                .as("Kueue's own namespace, as configured, is left alone").isFalse();
+        assertThat(s.jobIntegration().managedJobs().selects(java.util.Map.of("kubernetes.io/metadata.name", "team-a"))).isTrue();
+        assertThat(s.warnings()).extracting(ConfigWarning::field)
+                .doesNotContain("waitForPodsReady", "admissionFairSharing", "resources.transformations", "manageJobsWithoutQueueName");
+    }
+
+    @Test
+    void aWaitForPodsReadyFlagWinsOverTheFile() {
+        var flag = dev.berth.manager.core.PodsReadyPolicy.enabled(Duration.ofMinutes(1));
+        ManagerSettings s = ManagerSettings.from(parse(HEADER + "waitForPodsReady: {timeout: 7m}\n"),
+                new ManagerSettings.Flags(false, null, Duration.ZERO, java.util.Map.of(), flag));
+        assertThat(s.scheduler().waitForPodsReady().timeout()).isEqualTo(Duration.ofMinutes(1));
+    }
+
+    @Test
     void flagsOverrideTheFile() {
         KueueConfiguration file = parse(HEADER + "objectRetentionPolicies: {workloads: {afterFinished: 1h}}\n"
                 + "multiKueue: {workerLostTimeout: 20m, origin: from-file}\n");
