@@ -9,13 +9,15 @@ import java.util.List;
  * workloads forever), and the manager's scheduling batch window: how long after a change the pass
  * that decides it starts, so that changes arriving together (a submission and the finishes that make
  * room for it) are decided together (zero decides each change at once, before its write is answered);
- * and waitForPodsReady ({@link PodsReadyPolicy}, off by default).
+ * and waitForPodsReady ({@link PodsReadyPolicy}, off by default), and which of Kueue's optional
+ * metric series are served ({@link MetricsOptions}).
  */
 public record SchedulerOptions(boolean fairSharing,
                                List<FairSharingStrategy> preemptionStrategies,
                                Duration retainFinishedWorkloadsFor,
                                Duration schedulingBatchWindow,
-                               PodsReadyPolicy waitForPodsReady) {
+                               PodsReadyPolicy waitForPodsReady,
+                               MetricsOptions metrics) {
     /** Long enough for events a few milliseconds apart, short enough not to be noticed by a submitter. */
     public static final Duration DEFAULT_BATCH_WINDOW = Duration.ofMillis(10);
 
@@ -29,6 +31,17 @@ public record SchedulerOptions(boolean fairSharing,
             throw new IllegalArgumentException("schedulingBatchWindow must be zero or positive");
         }
         if (waitForPodsReady == null) waitForPodsReady = PodsReadyPolicy.DISABLED;
+        if (metrics == null) metrics = MetricsOptions.DEFAULTS;
+    }
+
+    public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor,
+                            Duration schedulingBatchWindow, PodsReadyPolicy waitForPodsReady) {
+        this(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, waitForPodsReady, MetricsOptions.DEFAULTS);
+    }
+
+    /** The same options serving the given optional metric series. */
+    public SchedulerOptions withMetrics(MetricsOptions options) {
+        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, waitForPodsReady, options);
     }
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor,
@@ -38,7 +51,7 @@ public record SchedulerOptions(boolean fairSharing,
 
     /** The same options with waitForPodsReady set. */
     public SchedulerOptions withWaitForPodsReady(PodsReadyPolicy policy) {
-        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, policy);
+        return new SchedulerOptions(fairSharing, preemptionStrategies, retainFinishedWorkloadsFor, schedulingBatchWindow, policy, metrics);
     }
 
     public SchedulerOptions(boolean fairSharing, List<FairSharingStrategy> preemptionStrategies, Duration retainFinishedWorkloadsFor) {
