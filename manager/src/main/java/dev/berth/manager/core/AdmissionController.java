@@ -48,7 +48,7 @@ public final class AdmissionController {
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
         this.options = options;
-        this.queueStatus = new QueueStatusReporter(state, sink);
+        this.queueStatus = new QueueStatusReporter(state, sink, options.fairSharing());
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
         QuotaRelease quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
