@@ -27,7 +27,7 @@ public final class MetricNames {
     public static final String CLUSTER_QUEUE_LENDING_LIMIT = "kueue_cluster_queue_lending_limit";
     public static final String RESERVING_ACTIVE_WORKLOADS = "kueue_reserving_active_workloads";
     public static final String ADMITTED_ACTIVE_WORKLOADS = "kueue_admitted_active_workloads";
-    public static final String FINISHED_WORKLOADS = "kueue_finished_workloads";
+    public static final String FINISHED_WORKLOADS_TOTAL = "kueue_finished_workloads_total";
     public static final String CLUSTER_QUEUE_WEIGHTED_SHARE = "kueue_cluster_queue_weighted_share";
     public static final String COHORT_WEIGHTED_SHARE = "kueue_cohort_weighted_share";
 
@@ -35,7 +35,7 @@ public final class MetricNames {
     public static final String LOCAL_QUEUE_PENDING_WORKLOADS = "kueue_local_queue_pending_workloads";
     public static final String LOCAL_QUEUE_RESERVING_ACTIVE_WORKLOADS = "kueue_local_queue_reserving_active_workloads";
     public static final String LOCAL_QUEUE_ADMITTED_ACTIVE_WORKLOADS = "kueue_local_queue_admitted_active_workloads";
-    public static final String LOCAL_QUEUE_FINISHED_WORKLOADS = "kueue_local_queue_finished_workloads";
+    public static final String LOCAL_QUEUE_FINISHED_WORKLOADS_TOTAL = "kueue_local_queue_finished_workloads_total";
     public static final String LOCAL_QUEUE_STATUS = "kueue_local_queue_status";
     public static final String LOCAL_QUEUE_RESOURCE_RESERVATION = "kueue_local_queue_resource_reservation";
     public static final String LOCAL_QUEUE_RESOURCE_USAGE = "kueue_local_queue_resource_usage";

@@ -48,6 +48,9 @@ public interface AdmissionListener {
         evicted(workload.clusterQueue(), reason);
     }
 
+    /** The workload finished; its ClusterQueue is "" when it was never admitted (Kueue's label). */
+    default void finished(WorkloadMetricLabels workload) {}
+
     /** A workload of {@code preemptingClusterQueue} preempted another, for one of Kueue's preemption reasons. */
     default void preempted(String preemptingClusterQueue, String reason) {}
 }

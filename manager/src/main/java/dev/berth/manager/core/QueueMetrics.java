@@ -24,14 +24,14 @@ public record QueueMetrics(List<ClusterQueue> clusterQueues, List<Cohort> cohort
 
     public record ClusterQueue(String name, String cohort, Status status, int pendingActive, int pendingInadmissible,
                                List<Resource> resources, int reservingWorkloads, int admittedWorkloads,
-                               int finishedWorkloads, double weightedShare) {
+                               double weightedShare) {
         public ClusterQueue {
             resources = List.copyOf(resources);
         }
 
         public ClusterQueue(String name, String cohort, Status status, int pendingActive, int pendingInadmissible,
                             List<Resource> resources) {
-            this(name, cohort, status, pendingActive, pendingInadmissible, resources, 0, 0, 0, 0);
+            this(name, cohort, status, pendingActive, pendingInadmissible, resources, 0, 0, 0);
         }
     }
 
@@ -48,7 +48,7 @@ public record QueueMetrics(List<ClusterQueue> clusterQueues, List<Cohort> cohort
      * "False") and, per flavor and resource of its ClusterQueue, reservation and usage.
      */
     public record LocalQueue(String namespace, String name, int pendingActive, int pendingInadmissible,
-                             int reservingWorkloads, int admittedWorkloads, int finishedWorkloads, String active,
+                             int reservingWorkloads, int admittedWorkloads, String active,
                              List<LocalResource> resources) {
         public LocalQueue {
             resources = List.copyOf(resources);

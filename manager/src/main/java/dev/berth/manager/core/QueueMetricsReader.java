@@ -22,10 +22,6 @@ final class QueueMetricsReader {
         for (WorkloadEntry entry : state.unplaced) {
             if (entry.clusterQueue != null) unplaced.merge(entry.clusterQueue, 1, Integer::sum);
         }
-        Map<String, Integer> finished = new HashMap<>();
-        for (WorkloadEntry entry : state.workloads.values()) {
-            if (entry.finished && entry.clusterQueue != null) finished.merge(entry.clusterQueue, 1, Integer::sum);
-        }
         List<QueueMetrics.ClusterQueue> queues = new ArrayList<>(state.clusterQueues.size());
         for (ClusterQueueSpec spec : state.clusterQueues.values()) {
             String name = spec.name();
@@ -38,8 +34,7 @@ final class QueueMetricsReader {
             for (WorkloadEntry entry : reserved) if (entry.isAdmitted()) admitted++;
             double share = state.quota.hasClusterQueue(name) ? state.quota.weightedShare(name) : 0;
             queues.add(new QueueMetrics.ClusterQueue(name, spec.cohort() == null ? "" : spec.cohort(), status,
-                    active, parked + unplaced.getOrDefault(name, 0), resources(state, name), reserved.size(), admitted,
-                    finished.getOrDefault(name, 0), share));
+                    active, parked + unplaced.getOrDefault(name, 0), resources(state, name), reserved.size(), admitted, share));
         }
         List<QueueMetrics.Cohort> cohorts = new ArrayList<>();
         for (String cohort : new TreeSet<>(state.quota.cohortNames())) {
@@ -77,13 +72,11 @@ final class QueueMetricsReader {
             int pendingInadmissible = 0;
             int reserving = 0;
             int admitted = 0;
-            int finished = 0;
             Map<FlavorResource, Long> reservation = new HashMap<>();
             Map<FlavorResource, Long> usage = new HashMap<>();
             for (WorkloadEntry entry : state.byLocalQueue.getOrDefault(spec.key(), Set.of())) {
-                if (entry.finished) {
-                    finished++;
-                } else if (entry.holdsQuota()) {
+                if (entry.finished) continue;
+                if (entry.holdsQuota()) {
                     reserving++;
                     entry.usage.forEach((fr, amount) -> reservation.merge(fr, amount, Amounts::add));
                     if (entry.isAdmitted()) {
@@ -109,7 +102,7 @@ final class QueueMetricsReader {
                 }
             }
             result.add(new QueueMetrics.LocalQueue(spec.namespace(), spec.name(), pendingActive, pendingInadmissible,
-                    reserving, admitted, finished, active.status() ? "True" : "False", resources));
+                    reserving, admitted, active.status() ? "True" : "False", resources));
         }
         return result;
     }

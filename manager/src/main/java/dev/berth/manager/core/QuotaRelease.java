@@ -57,6 +57,11 @@ final class QuotaRelease {
         }
     }
 
+    /** For kueue_finished_workloads_total: Kueue labels it with the admitting ClusterQueue, "" when there was none. */
+    void reportFinished(WorkloadEntry entry, String admittingQueue) {
+        listener.finished(WorkloadMetricLabels.of(entry, admittingQueue));
+    }
+
     /** Gives the workload's quota back to its ClusterQueue; nothing when it holds none. */
     void release(WorkloadEntry entry) {
         if (!entry.holdsQuota()) return;

@@ -52,6 +52,11 @@ final class SwitchableAdmissionListener implements AdmissionListener {
     }
 
     @Override
+    public void finished(WorkloadMetricLabels workload) {
+        target.finished(workload);
+    }
+
+    @Override
     public void preempted(String preemptingClusterQueue, String reason) {
         target.preempted(preemptingClusterQueue, reason);
     }

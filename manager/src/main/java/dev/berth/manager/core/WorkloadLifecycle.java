@@ -103,6 +103,7 @@ final class WorkloadLifecycle {
         if (entry == null || entry.finished) return;
         queues.unqueue(entry);
         String queue = entry.holdsQuota() ? entry.admission.clusterQueue() : entry.clusterQueue;
+        quotaRelease.reportFinished(entry, entry.holdsQuota() ? queue : "");
         quotaRelease.release(entry);
         entry.clusterQueue = queue;
         entry.finished = true;

@@ -182,6 +182,17 @@ final class KueueAdmissionMetrics implements AdmissionListener {
     }
 
     @Override
+    public void finished(WorkloadMetricLabels workload) {
+        Counter.builder(MetricNames.FINISHED_WORKLOADS_TOTAL).description("The total number of finished workloads per 'cluster_queue'")
+                .tags(Tags.of(Label.CLUSTER_QUEUE, workload.clusterQueue(), Label.PRIORITY_CLASS, workload.priorityClass()))
+                .register(registry).increment();
+        if (localQueueMetrics && workload.localQueue() != null) {
+            Counter.builder(MetricNames.LOCAL_QUEUE_FINISHED_WORKLOADS_TOTAL).description("The total number of finished workloads per 'local_queue'")
+                    .tags(localQueueTags(workload)).register(registry).increment();
+        }
+    }
+
+    @Override
     public void preempted(String preemptingClusterQueue, String reason) {
         if (preemptingClusterQueue == null) return;
         Counter.builder(MetricNames.PREEMPTED_WORKLOADS)

@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Kueue's per-LocalQueue gauges (served behind its LocalQueueMetrics feature gate), labelled
  * {@code name} and {@code namespace} as in Kueue, replaced as a whole from each snapshot so that a
- * deleted LocalQueue's series disappear with it.
+ * deleted LocalQueue's series disappear with it. kueue_local_queue_finished_workloads is not served:
+ * its name is the family name of the counter kueue_local_queue_finished_workloads_total in the
+ * Prometheus client's data model, which keeps one of the two (see docs/operations.md).
  */
 final class KueueLocalQueueGauges {
     private static final List<String> CONDITION_STATUSES = List.of("True", "False", "Unknown");
@@ -21,7 +23,6 @@ final class KueueLocalQueueGauges {
     private final MultiGauge pending;
     private final MultiGauge reserving;
     private final MultiGauge admitted;
-    private final MultiGauge finished;
     private final MultiGauge status;
     private final MultiGauge reservation;
     private final MultiGauge usage;
@@ -34,7 +35,6 @@ final class KueueLocalQueueGauges {
                 "The number of Workloads that are reserving quota, per 'localQueue'");
         admitted = gauge(registry, MetricNames.LOCAL_QUEUE_ADMITTED_ACTIVE_WORKLOADS,
                 "The number of admitted Workloads that are active (unsuspended and not finished), per 'localQueue'");
-        finished = gauge(registry, MetricNames.LOCAL_QUEUE_FINISHED_WORKLOADS, "The number of finished workloads, per 'local_queue'.");
         status = gauge(registry, MetricNames.LOCAL_QUEUE_STATUS,
                 "Reports 'localQueue' with its 'active' status (with possible values 'True', 'False', or 'Unknown'); 1 for exactly one status");
         reservation = gauge(registry, MetricNames.LOCAL_QUEUE_RESOURCE_RESERVATION,
@@ -50,7 +50,6 @@ final class KueueLocalQueueGauges {
         List<MultiGauge.Row<?>> pendingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> reservingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> admittedRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> finishedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
         List<MultiGauge.Row<?>> reservationRows = new ArrayList<>();
         List<MultiGauge.Row<?>> usageRows = new ArrayList<>();
@@ -60,7 +59,6 @@ final class KueueLocalQueueGauges {
             pendingRows.add(MultiGauge.Row.of(lq.and(Label.STATUS, Values.PENDING_INADMISSIBLE), queue.pendingInadmissible()));
             reservingRows.add(MultiGauge.Row.of(lq, queue.reservingWorkloads()));
             admittedRows.add(MultiGauge.Row.of(lq, queue.admittedWorkloads()));
-            finishedRows.add(MultiGauge.Row.of(lq, queue.finishedWorkloads()));
             for (String candidate : CONDITION_STATUSES) {
                 statusRows.add(MultiGauge.Row.of(lq.and(Label.ACTIVE, candidate), candidate.equals(queue.active()) ? 1 : 0));
             }
@@ -73,7 +71,6 @@ final class KueueLocalQueueGauges {
         pending.register(pendingRows, true);
         reserving.register(reservingRows, true);
         admitted.register(admittedRows, true);
-        finished.register(finishedRows, true);
         status.register(statusRows, true);
         reservation.register(reservationRows, true);
         usage.register(usageRows, true);

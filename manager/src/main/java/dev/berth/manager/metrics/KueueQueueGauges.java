@@ -16,6 +16,8 @@ import java.util.List;
  * deleted queue's series disappear with it, as in Kueue. Limits that are not set are reported as 0,
  * as Kueue does. As in Kueue, the per-flavor gauges and the weighted share are served only with
  * {@code clusterQueueResources}, and the weighted shares only with fair sharing on.
+ * kueue_finished_workloads is not served: in the Prometheus client's data model its name is the
+ * family of the counter kueue_finished_workloads_total, and a registry keeps one of the two.
  */
 final class KueueQueueGauges {
     private final MultiGauge pending;
@@ -27,7 +29,6 @@ final class KueueQueueGauges {
     private final MultiGauge lendingLimit;
     private final MultiGauge reserving;
     private final MultiGauge admittedActive;
-    private final MultiGauge finished;
     /** Null when not served. */
     private final MultiGauge weightedShare;
     private final MultiGauge cohortWeightedShare;
@@ -38,7 +39,6 @@ final class KueueQueueGauges {
         reserving = gauge(registry, MetricNames.RESERVING_ACTIVE_WORKLOADS, "The number of Workloads that are reserving quota, per 'cluster_queue'");
         admittedActive = gauge(registry, MetricNames.ADMITTED_ACTIVE_WORKLOADS,
                 "The number of admitted Workloads that are active (unsuspended and not finished), per 'cluster_queue'");
-        finished = gauge(registry, MetricNames.FINISHED_WORKLOADS, "The number of finished workloads per 'cluster_queue'.");
         weightedShare = fairSharing && resources ? gauge(registry, MetricNames.CLUSTER_QUEUE_WEIGHTED_SHARE,
                 "Reports a value that representing the maximum of the ratios of usage above nominal quota to the lendable "
                         + "resources in the cohort, among all the resources provided by the ClusterQueue, and divided by the weight. "
@@ -80,13 +80,11 @@ final class KueueQueueGauges {
         List<MultiGauge.Row<?>> lendingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> reservingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> admittedRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> finishedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> shareRows = new ArrayList<>();
         for (QueueMetrics.ClusterQueue queue : snapshot.clusterQueues()) {
             Tags cq = Tags.of(Label.CLUSTER_QUEUE, queue.name());
             reservingRows.add(MultiGauge.Row.of(cq, queue.reservingWorkloads()));
             admittedRows.add(MultiGauge.Row.of(cq, queue.admittedWorkloads()));
-            finishedRows.add(MultiGauge.Row.of(cq, queue.finishedWorkloads()));
             // Kueue reports a zero weight that borrows as NaN on this gauge (and +Inf on the cohort's).
             double share = queue.weightedShare() == Double.POSITIVE_INFINITY ? Double.NaN : queue.weightedShare();
             shareRows.add(MultiGauge.Row.of(cq.and(Label.COHORT, queue.cohort()), share));
@@ -109,7 +107,6 @@ final class KueueQueueGauges {
         }
         reserving.register(reservingRows, true);
         admittedActive.register(admittedRows, true);
-        finished.register(finishedRows, true);
         if (weightedShare != null) weightedShare.register(shareRows, true);
         if (cohortWeightedShare != null) {
             List<MultiGauge.Row<?>> cohortRows = new ArrayList<>();

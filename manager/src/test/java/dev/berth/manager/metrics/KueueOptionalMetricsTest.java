@@ -184,4 +184,20 @@ class KueueOptionalMetricsTest {
         assertThat(scrape.value(MetricNames.LOCAL_QUEUE_EVICTED_WORKLOADS, "name", "lq", "namespace", "team", "reason", "Deactivated",
                 "underlying_cause", "MaximumExecutionTimeExceeded", "priority_class", "")).isEqualTo(1.0);
     }
+
+    @Test
+    void aFinishedWorkloadIsCountedWithItsPriorityClass() {
+        AdmissionController controller = controller(false);
+        BerthMetrics metrics = new BerthMetrics(new MetricsOptions(true, true), false);
+        controller.setListener(metrics.admissionListener());
+        submitBorrowingAndTooLarge(controller);
+        controller.finish(dev.berth.manager.model.WorkloadKey.of("team", "borrower"), true, "Succeeded", "done");
+        controller.schedule();
+
+        PrometheusText scrape = scrape(metrics, controller);
+        assertThat(scrape.value(MetricNames.FINISHED_WORKLOADS_TOTAL, "cluster_queue", "team", "priority_class", "high")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.LOCAL_QUEUE_FINISHED_WORKLOADS_TOTAL, "name", "lq", "namespace", "team", "priority_class", "high"))
+                .isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.RESERVING_ACTIVE_WORKLOADS, "cluster_queue", "team")).isEqualTo(0.0);
+    }
 }
