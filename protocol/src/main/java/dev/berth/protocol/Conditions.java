@@ -64,6 +64,8 @@ public final class Conditions {
         public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
         public static final String ADMISSION_CHECK_INACTIVE = "AdmissionCheckInactive";
         public static final String CLUSTER_QUEUE_DOES_NOT_EXIST = "ClusterQueueDoesNotExist";
+        /** A LocalQueue's Active reason when its ClusterQueue exists but is not active. */
+        public static final String CLUSTER_QUEUE_IS_INACTIVE = "ClusterQueueIsInactive";
         // MultiKueueCluster / AdmissionCheck Active reasons
         public static final String CONNECTED = "Connected";
         public static final String CLIENT_CONNECTION_FAILED = "ClientConnectionFailed";

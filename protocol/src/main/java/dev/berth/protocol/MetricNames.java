@@ -25,6 +25,27 @@ public final class MetricNames {
     public static final String CLUSTER_QUEUE_NOMINAL_QUOTA = "kueue_cluster_queue_nominal_quota";
     public static final String CLUSTER_QUEUE_BORROWING_LIMIT = "kueue_cluster_queue_borrowing_limit";
     public static final String CLUSTER_QUEUE_LENDING_LIMIT = "kueue_cluster_queue_lending_limit";
+    public static final String RESERVING_ACTIVE_WORKLOADS = "kueue_reserving_active_workloads";
+    public static final String ADMITTED_ACTIVE_WORKLOADS = "kueue_admitted_active_workloads";
+    public static final String FINISHED_WORKLOADS_TOTAL = "kueue_finished_workloads_total";
+    public static final String CLUSTER_QUEUE_WEIGHTED_SHARE = "kueue_cluster_queue_weighted_share";
+    public static final String COHORT_WEIGHTED_SHARE = "kueue_cohort_weighted_share";
+
+    // ---- Kueue's LocalQueue metrics (its LocalQueueMetrics feature gate) ---------------------
+    public static final String LOCAL_QUEUE_PENDING_WORKLOADS = "kueue_local_queue_pending_workloads";
+    public static final String LOCAL_QUEUE_RESERVING_ACTIVE_WORKLOADS = "kueue_local_queue_reserving_active_workloads";
+    public static final String LOCAL_QUEUE_ADMITTED_ACTIVE_WORKLOADS = "kueue_local_queue_admitted_active_workloads";
+    public static final String LOCAL_QUEUE_FINISHED_WORKLOADS_TOTAL = "kueue_local_queue_finished_workloads_total";
+    public static final String LOCAL_QUEUE_STATUS = "kueue_local_queue_status";
+    public static final String LOCAL_QUEUE_RESOURCE_RESERVATION = "kueue_local_queue_resource_reservation";
+    public static final String LOCAL_QUEUE_RESOURCE_USAGE = "kueue_local_queue_resource_usage";
+    public static final String LOCAL_QUEUE_QUOTA_RESERVED_WORKLOADS = "kueue_local_queue_quota_reserved_workloads_total";
+    public static final String LOCAL_QUEUE_QUOTA_RESERVED_WAIT_TIME = "kueue_local_queue_quota_reserved_wait_time_seconds";
+    public static final String LOCAL_QUEUE_ADMITTED_WORKLOADS = "kueue_local_queue_admitted_workloads_total";
+    public static final String LOCAL_QUEUE_ADMISSION_WAIT_TIME = "kueue_local_queue_admission_wait_time_seconds";
+    public static final String LOCAL_QUEUE_ADMISSION_CHECKS_WAIT_TIME = "kueue_local_queue_admission_checks_wait_time_seconds";
+    public static final String LOCAL_QUEUE_EVICTED_WORKLOADS = "kueue_local_queue_evicted_workloads_total";
+
     /** Kueue has no dispatch counter for MultiKueue; the name is Berth's, in Kueue's style. */
     public static final String MULTIKUEUE_WORKLOADS_DISPATCHED = "multikueue_workloads_dispatched_total";
 
@@ -50,6 +71,15 @@ public final class MetricNames {
         public static final String CLUSTER = "cluster";
         public static final String STATE = "state";
         public static final String FROM_CLUSTER = "from_cluster";
+        /** A LocalQueue's name and namespace on the kueue_local_queue_* series. */
+        public static final String NAME = "name";
+        public static final String NAMESPACE = "namespace";
+        /** kueue_local_queue_status: the LocalQueue's Active condition status (True, False, Unknown). */
+        public static final String ACTIVE = "active";
+        /** The workload's priority class name, empty when it has none. */
+        public static final String PRIORITY_CLASS = "priority_class";
+        /** The root cause of an eviction, empty when the reason is the root cause. */
+        public static final String UNDERLYING_CAUSE = "underlying_cause";
     }
 
     /** Label values Kueue uses. */

@@ -108,4 +108,15 @@ final class ConfiguredBehaviours {
         if (!causes.isEmpty()) throw new InvalidConfigurationException(causes.get(0).field(), causes.get(0).message());
         return selector == null ? ManagedJobsPolicy.DEFAULT_NAMESPACE_SELECTOR : selector;
     }
+
+    /**
+     * Kueue's optional series: the LocalQueue ones (featureGates.LocalQueueMetrics, or
+     * metrics.localQueueMetrics.enable) and the per-flavor ClusterQueue resource gauges
+     * (metrics.enableClusterQueueResources, Kueue's default false when a file is given).
+     */
+    static dev.berth.manager.core.MetricsOptions metrics(KueueConfiguration kueue) {
+        if (kueue == null) return dev.berth.manager.core.MetricsOptions.DEFAULTS;
+        boolean localQueues = Boolean.TRUE.equals(kueue.featureGates().get("LocalQueueMetrics")) || kueue.metrics().localQueueMetricsEnabled();
+        return new dev.berth.manager.core.MetricsOptions(localQueues, kueue.metrics().enableClusterQueueResources());
+    }
 }

@@ -42,9 +42,9 @@ public final class FieldSupport {
                 + " UsageBasedAdmissionFairSharing");
         honoured("resources.excludeResourcePrefixes", "matching resources do not count against quota; the pod template keeps them");
         honoured("resources.transformations", "input resources count as their outputs (Retain or Replace, multiplyBy)");
-        for (String path : new String[] {"metrics.enableClusterQueueResources", "metrics.localQueueMetrics"}) {
-            TABLE.put(path, new Entry(Support.PENDING, PENDING_NOTE));
-        }
+        honoured("metrics.enableClusterQueueResources", "the per-flavor ClusterQueue resource gauges (Kueue's default: off)");
+        honoured("metrics.localQueueMetrics", "the LocalQueue series");
+        honoured("featureGates.LocalQueueMetrics", "the LocalQueue series");
         warned("multiKueue.gcInterval", "Berth removes stale copies from worker clusters on every poll (--poll-interval), not on a"
                 + " separate garbage-collection timer");
         warned("multiKueue.externalFrameworks", "Berth dispatches only the job kinds it serves");

@@ -71,7 +71,8 @@ public record ManagerSettings(SchedulerOptions scheduler, DispatchOptions dispat
         SchedulerOptions scheduler = new SchedulerOptions(fairSharing, strategies, retainFinished, flags.schedulingBatchWindow())
                 .withRetainDeactivatedFor(retainDeactivated)
                 .withWaitForPodsReady(ConfiguredBehaviours.podsReady(kueue, flags.waitForPodsReady()))
-                .withAdmissionFairSharing(ConfiguredBehaviours.admissionFairSharing(kueue));
+                .withAdmissionFairSharing(ConfiguredBehaviours.admissionFairSharing(kueue))
+                .withMetrics(ConfiguredBehaviours.metrics(kueue));
         DispatchOptions dispatch = dispatch(kueue, flags.dispatch());
         IntegrationFrameworks integrations = kueue == null ? IntegrationFrameworks.ALL_SERVED
                 : new IntegrationFrameworks(kueue.integrations().frameworks().stream()

@@ -60,7 +60,7 @@ final class AdmissionCheckTransitions {
     private void admitAfterChecks(WorkloadEntry entry, Instant now) {
         entry.status = WorkloadConditions.admitted(entry.status, now);
         long nowMillis = writer.millis();
-        listener.admitted(entry.admission.clusterQueue(), Math.max(0, nowMillis - entry.queueOrderMillis),
+        listener.admitted(WorkloadMetricLabels.of(entry, entry.admission.clusterQueue()), Math.max(0, nowMillis - entry.queueOrderMillis),
                 Math.max(0, nowMillis - entry.reservedAtMillis));
         log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", entry.admission.clusterQueue())
                 .log("workload admitted: all admission checks ready");

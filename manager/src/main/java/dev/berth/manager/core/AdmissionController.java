@@ -49,7 +49,7 @@ public final class AdmissionController {
         this.clock = clock;
         this.options = options;
         this.state = new ClusterState(options.admissionFairSharing());
-        this.queueStatus = new QueueStatusReporter(state, sink);
+        this.queueStatus = new QueueStatusReporter(state, sink, options.fairSharing());
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
         QuotaRelease quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);

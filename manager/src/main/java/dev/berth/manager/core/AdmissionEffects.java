@@ -65,8 +65,9 @@ final class AdmissionEffects implements SchedulingCycle.Effects {
         }
         entry.reservedInPass = state.pass;
         state.localQueueUsage.admitted(entry, writer.now());
-        listener.quotaReserved(queue, waitedMillis);
-        if (checks.isEmpty()) listener.admitted(queue, waitedMillis, -1);
+        WorkloadMetricLabels labels = WorkloadMetricLabels.of(entry, queue);
+        listener.quotaReserved(labels, waitedMillis);
+        if (checks.isEmpty()) listener.admitted(labels, waitedMillis, -1);
         queueStatus.touched(entry);
         log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
                 .addKeyValue("flavors", admission.flavors()).addKeyValue("checks", checks)

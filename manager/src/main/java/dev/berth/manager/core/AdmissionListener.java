@@ -29,6 +29,28 @@ public interface AdmissionListener {
     /** The workload lost its quota for a reason of Kueue's (Preempted, Deactivated, AdmissionCheck, ...). */
     default void evicted(String clusterQueue, String reason) {}
 
+    /** {@link #quotaReserved(String, long)} with the workload's LocalQueue and priority class. */
+    default void quotaReserved(WorkloadMetricLabels workload, long waitedMillis) {
+        quotaReserved(workload.clusterQueue(), waitedMillis);
+    }
+
+    /** {@link #admitted(String, long, long)} with the workload's LocalQueue and priority class. */
+    default void admitted(WorkloadMetricLabels workload, long waitedMillis, long checksMillis) {
+        admitted(workload.clusterQueue(), waitedMillis, checksMillis);
+    }
+
+    /**
+     * {@link #evicted(String, String)} with the workload's LocalQueue and priority class, and Kueue's
+     * underlying cause ("" when the reason is the root cause; MaximumExecutionTimeExceeded,
+     * AdmissionCheck or RequeuingLimitExceeded under Deactivated).
+     */
+    default void evicted(WorkloadMetricLabels workload, String reason, String underlyingCause) {
+        evicted(workload.clusterQueue(), reason);
+    }
+
+    /** The workload finished; its ClusterQueue is "" when it was never admitted (Kueue's label). */
+    default void finished(WorkloadMetricLabels workload) {}
+
     /** A workload of {@code preemptingClusterQueue} preempted another, for one of Kueue's preemption reasons. */
     default void preempted(String preemptingClusterQueue, String reason) {}
 }

@@ -68,6 +68,13 @@ final class PendingQueue {
         return parked.size() + inMisfitGroups;
     }
 
+    /** The workloads {@link #parkedCount()} counts, for per-LocalQueue counts. */
+    List<WorkloadEntry> parkedEntries() {
+        List<WorkloadEntry> all = new ArrayList<>(parked);
+        for (PendingGroup group : misfitGroups) group.members().forEach(all::add);
+        return all;
+    }
+
     boolean isEmpty() {
         return size == 0;
     }

@@ -3,7 +3,9 @@ package dev.berth.manager.core;
 import dev.berth.manager.model.Amounts;
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorResource;
+import dev.berth.manager.model.FlavorQuotas;
 import dev.berth.manager.model.LocalQueueSpec;
+import dev.berth.manager.model.ResourceGroup;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.Reasons;
 import java.time.Instant;
@@ -15,18 +17,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Computes ClusterQueue and LocalQueue status and reports the ones that changed. */
+/**
+ * Computes ClusterQueue, LocalQueue and Cohort status and reports the ones that changed. With fair
+ * sharing on, ClusterQueues and Cohorts carry Kueue's {@code fairSharing.weightedShare}; a Cohort's
+ * share depends on its whole subtree, so every Cohort is looked at when any ClusterQueue changed.
+ */
 final class QueueStatusReporter {
     private final ClusterState state;
     private final StatusSink sink;
+    private final boolean fairSharing;
     private final Set<String> dirtyClusterQueues = new HashSet<>();
     private final Set<String> dirtyLocalQueues = new HashSet<>();
     private final Map<String, QueueStatus> lastClusterQueue = new HashMap<>();
     private final Map<String, QueueStatus> lastLocalQueue = new HashMap<>();
+    private final Map<String, CohortStatus> lastCohort = new HashMap<>();
 
     QueueStatusReporter(ClusterState state, StatusSink sink) {
+        this(state, sink, false);
+    }
+
+    QueueStatusReporter(ClusterState state, StatusSink sink, boolean fairSharing) {
         this.state = state;
         this.sink = sink;
+        this.fairSharing = fairSharing;
     }
 
     void touched(WorkloadEntry entry) {
@@ -68,8 +81,25 @@ final class QueueStatusReporter {
                 lastLocalQueue.put(key, status);
             }
         }
+        if (!dirtyClusterQueues.isEmpty()) flushCohorts();
         dirtyClusterQueues.clear();
         dirtyLocalQueues.clear();
+    }
+
+    private void flushCohorts() {
+        lastCohort.keySet().retainAll(state.cohorts.keySet());
+        for (String name : state.cohorts.keySet()) {
+            CohortStatus status = cohortStatus(name);
+            if (!status.equals(lastCohort.get(name))) {
+                sink.cohortChanged(name, status);
+                lastCohort.put(name, status);
+            }
+        }
+    }
+
+    /** A Cohort's status as it stands (its fair-sharing share while fair sharing is on). */
+    private CohortStatus cohortStatus(String name) {
+        return new CohortStatus(fairSharing ? QueueStatus.roundedWeightedShare(state.quota.cohortWeightedShare(name)) : null);
     }
 
     QueueStatus clusterQueueStatus(ClusterQueueSpec spec, Instant now) {
@@ -92,8 +122,10 @@ final class QueueStatusReporter {
         Condition active = inactive == null
                 ? new Condition(Conditions.ACTIVE, true, Reasons.READY, "Can admit new workloads", now)
                 : new Condition(Conditions.ACTIVE, false, inactive[0], inactive[1], now);
+        Long share = fairSharing && state.quota.hasClusterQueue(name)
+                ? QueueStatus.roundedWeightedShare(state.quota.weightedShare(name)) : null;
         return new QueueStatus(pending, reserved.size(), admitted,
-                flavorUsage(name, reservation), flavorUsage(name, withZeros(name, admittedUsage)), List.of(active));
+                flavorUsage(name, reservation), flavorUsage(name, withZeros(name, admittedUsage)), List.of(active), null, share);
     }
 
     private Map<FlavorResource, Long> withZeros(String queue, Map<FlavorResource, Long> usage) {
@@ -114,6 +146,12 @@ final class QueueStatusReporter {
         return result;
     }
 
+    /**
+     * Kueue's LocalQueue status: pending workloads (none while the LocalQueue is stopped), the
+     * workloads holding quota and the admitted ones, and reservation and usage for every flavor and
+     * covered resource of its ClusterQueue in resource-group order (zeros included, resources sorted
+     * by name, nothing when the ClusterQueue is missing).
+     */
     QueueStatus localQueueStatus(LocalQueueSpec spec, Instant now) {
         int pending = 0;
         int reserving = 0;
@@ -133,26 +171,27 @@ final class QueueStatusReporter {
                 pending++;
             }
         }
+        if (spec.stopPolicy().stopsAdmission()) pending = 0;
         ClusterQueueSpec queue = state.clusterQueues.get(spec.clusterQueue());
-        boolean stopped = spec.stopPolicy().stopsAdmission();
-        Condition active;
-        if (queue == null) {
-            active = new Condition(Conditions.ACTIVE, false, Reasons.CLUSTER_QUEUE_DOES_NOT_EXIST, "Can't submit new workloads to clusterQueue", now);
-        } else if (stopped) {
-            active = new Condition(Conditions.ACTIVE, false, Reasons.STOPPED, "LocalQueue is stopped", now);
-        } else {
-            active = new Condition(Conditions.ACTIVE, true, Reasons.READY, "Can submit new workloads to localQueue", now);
-        }
-        return new QueueStatus(pending, reserving, admitted, plain(reservation), plain(usage), List.of(active),
-                state.localQueueUsage.statusOf(spec.key()));
+        Condition active = LocalQueueActivity.of(state, spec, now);
+        return new QueueStatus(pending, reserving, admitted, perFlavorOf(queue, reservation), perFlavorOf(queue, usage), List.of(active),
+                state.localQueueUsage.statusOf(spec.key()), null);
     }
 
-    private static List<FlavorUsage> plain(Map<FlavorResource, Long> usage) {
-        Map<String, List<FlavorUsage.ResourceUsage>> byFlavor = new LinkedHashMap<>();
-        usage.forEach((fr, amount) -> byFlavor.computeIfAbsent(fr.flavor(), f -> new ArrayList<>())
-                .add(new FlavorUsage.ResourceUsage(fr.resource(), amount, 0)));
+    private static List<FlavorUsage> perFlavorOf(ClusterQueueSpec queue, Map<FlavorResource, Long> usage) {
         List<FlavorUsage> result = new ArrayList<>();
-        byFlavor.forEach((flavor, resources) -> result.add(new FlavorUsage(flavor, resources)));
+        if (queue == null) return result;
+        for (ResourceGroup group : queue.resourceGroups()) {
+            List<String> resources = new ArrayList<>(group.coveredResources());
+            java.util.Collections.sort(resources);
+            for (FlavorQuotas flavor : group.flavors()) {
+                List<FlavorUsage.ResourceUsage> used = new ArrayList<>();
+                for (String resource : resources) {
+                    used.add(new FlavorUsage.ResourceUsage(resource, usage.getOrDefault(new FlavorResource(flavor.flavor(), resource), 0L), 0));
+                }
+                result.add(new FlavorUsage(flavor.flavor(), used));
+            }
+        }
         return result;
     }
 
@@ -161,7 +200,8 @@ final class QueueStatusReporter {
         if (a.pendingWorkloads() != b.pendingWorkloads() || a.reservingWorkloads() != b.reservingWorkloads()
                 || a.admittedWorkloads() != b.admittedWorkloads()
                 || !a.flavorsReservation().equals(b.flavorsReservation()) || !a.flavorsUsage().equals(b.flavorsUsage())
-                || !java.util.Objects.equals(a.admissionFairSharing(), b.admissionFairSharing())) {
+                || !java.util.Objects.equals(a.admissionFairSharing(), b.admissionFairSharing())
+                || !java.util.Objects.equals(a.weightedShare(), b.weightedShare())) {
             return false;
         }
         if (a.conditions().size() != b.conditions().size()) return false;

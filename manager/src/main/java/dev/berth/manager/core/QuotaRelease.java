@@ -1,5 +1,6 @@
 package dev.berth.manager.core;
 
+import dev.berth.protocol.Conditions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +36,30 @@ final class QuotaRelease {
         entry.requeueSequence = ++requeueSequence;
         WorkloadStatus podsGone = PodsReadyConditions.afterEviction(entry.status, writer.now());
         writer.write(entry, WorkloadConditions.evicted(podsGone, reason, message, preemptionReason, requeue, writer.now()));
-        listener.evicted(queue, reason);
+        reportEviction(entry, queue, reason);
         if (requeue && entry.active) queues.enqueue(entry);
         queueStatus.touched(entry);
         log.atInfo().addKeyValue("workload", entry.key()).addKeyValue("clusterQueue", queue)
                 .addKeyValue("reason", reason).log("workload evicted: " + message);
+    }
+
+    /**
+     * Kueue counts a deactivation under reason Deactivated with the deactivation's cause as
+     * underlying_cause (DeactivatedDueToMaximumExecutionTimeExceeded is Deactivated /
+     * MaximumExecutionTimeExceeded); every other reason is its own root cause.
+     */
+    private void reportEviction(WorkloadEntry entry, String queue, String reason) {
+        String deactivatedDueTo = Conditions.Reasons.DEACTIVATED + "DueTo";
+        if (reason.startsWith(deactivatedDueTo)) {
+            listener.evicted(WorkloadMetricLabels.of(entry, queue), Conditions.Reasons.DEACTIVATED, reason.substring(deactivatedDueTo.length()));
+        } else {
+            listener.evicted(WorkloadMetricLabels.of(entry, queue), reason, "");
+        }
+    }
+
+    /** For kueue_finished_workloads_total: Kueue labels it with the admitting ClusterQueue, "" when there was none. */
+    void reportFinished(WorkloadEntry entry, String admittingQueue) {
+        listener.finished(WorkloadMetricLabels.of(entry, admittingQueue));
     }
 
     /** Gives the workload's quota back to its ClusterQueue; nothing when it holds none. */

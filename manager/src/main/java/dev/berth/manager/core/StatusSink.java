@@ -14,6 +14,9 @@ public interface StatusSink {
 
     void localQueueChanged(String namespace, String name, QueueStatus status);
 
+    /** A Cohort's status changed (its fair-sharing weighted share); only Cohorts that exist as objects are written. */
+    default void cohortChanged(String name, CohortStatus status) {}
+
     /** A finished workload outlived objectRetentionPolicies.workloads.afterFinished: delete it. */
     void workloadExpired(WorkloadKey key);
 

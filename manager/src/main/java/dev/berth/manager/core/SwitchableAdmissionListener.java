@@ -37,6 +37,26 @@ final class SwitchableAdmissionListener implements AdmissionListener {
     }
 
     @Override
+    public void quotaReserved(WorkloadMetricLabels workload, long waitedMillis) {
+        target.quotaReserved(workload, waitedMillis);
+    }
+
+    @Override
+    public void admitted(WorkloadMetricLabels workload, long waitedMillis, long checksMillis) {
+        target.admitted(workload, waitedMillis, checksMillis);
+    }
+
+    @Override
+    public void evicted(WorkloadMetricLabels workload, String reason, String underlyingCause) {
+        target.evicted(workload, reason, underlyingCause);
+    }
+
+    @Override
+    public void finished(WorkloadMetricLabels workload) {
+        target.finished(workload);
+    }
+
+    @Override
     public void preempted(String preemptingClusterQueue, String reason) {
         target.preempted(preemptingClusterQueue, reason);
     }

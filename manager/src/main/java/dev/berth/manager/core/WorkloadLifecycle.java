@@ -32,12 +32,12 @@ final class WorkloadLifecycle {
     private final QueueStatusReporter queueStatus;
     private final StatusSink sink;
     private final Duration retainFinishedFor;
-    private final SchedulerOptions.DeactivatedRetention retainDeactivated;
+    private final DeactivatedRetention retainDeactivated;
     private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
 
     WorkloadLifecycle(ClusterState state, QueueManager queues, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
                       QueueStatusReporter queueStatus, StatusSink sink, Duration retainFinishedFor,
-                      SchedulerOptions.DeactivatedRetention retainDeactivated) {
+                      DeactivatedRetention retainDeactivated) {
         this.state = state;
         this.queues = queues;
         this.quotaRelease = quotaRelease;
@@ -106,6 +106,7 @@ final class WorkloadLifecycle {
         if (entry == null || entry.finished) return;
         queues.unqueue(entry);
         String queue = entry.holdsQuota() ? entry.admission.clusterQueue() : entry.clusterQueue;
+        quotaRelease.reportFinished(entry, entry.holdsQuota() ? queue : "");
         quotaRelease.release(entry);
         entry.clusterQueue = queue;
         entry.finished = true;

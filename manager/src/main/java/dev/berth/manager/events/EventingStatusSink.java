@@ -76,6 +76,11 @@ public final class EventingStatusSink implements StatusSink {
     }
 
     @Override
+    public void cohortChanged(String name, dev.berth.manager.core.CohortStatus status) {
+        delegate.cohortChanged(name, status);
+    }
+
+    @Override
     public void localQueueChanged(String namespace, String name, QueueStatus status) {
         Optional<StoredObject> before = store.get(new ObjectKey(resources.localQueues(), namespace, name));
         delegate.localQueueChanged(namespace, name, status);

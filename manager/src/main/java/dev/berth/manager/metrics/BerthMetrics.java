@@ -1,6 +1,7 @@
 package dev.berth.manager.metrics;
 
 import dev.berth.manager.core.AdmissionListener;
+import dev.berth.manager.core.MetricsOptions;
 import dev.berth.manager.core.QueueMetrics;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
@@ -16,9 +17,23 @@ import java.util.List;
  */
 public final class BerthMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final KueueAdmissionMetrics admission = new KueueAdmissionMetrics(registry);
-    private final KueueQueueGauges queues = new KueueQueueGauges(registry);
+    private final KueueAdmissionMetrics admission;
+    private final KueueQueueGauges queues;
+    /** Null unless Kueue's LocalQueueMetrics series are served. */
+    private final KueueLocalQueueGauges localQueues;
     private final ClusterMetrics clusters = new ClusterMetrics(registry);
+
+    /** Kueue's default series, fair sharing off. */
+    public BerthMetrics() {
+        this(MetricsOptions.DEFAULTS, false);
+    }
+
+    /** The optional series {@code options} asks for; the weighted-share gauges only when fair sharing is on (as in Kueue). */
+    public BerthMetrics(MetricsOptions options, boolean fairSharing) {
+        admission = new KueueAdmissionMetrics(registry, options.localQueueMetrics());
+        queues = new KueueQueueGauges(registry, options, fairSharing);
+        localQueues = options.localQueueMetrics() ? new KueueLocalQueueGauges(registry) : null;
+    }
 
     /** The registry, for other binders (resilience4j's TaggedCircuitBreakerMetrics, Vert.x metrics). */
     public PrometheusMeterRegistry registry() {
@@ -48,6 +63,7 @@ public final class BerthMetrics {
     /** Replaces the gauges with what the state thread sees now. */
     public void refresh(QueueMetrics queueMetrics, List<ClusterView> clusterViews) {
         queues.update(queueMetrics);
+        if (localQueues != null) localQueues.update(queueMetrics);
         clusters.update(clusterViews);
     }
 

@@ -1,5 +1,6 @@
 package dev.berth.manager.metrics;
 
+import dev.berth.manager.core.MetricsOptions;
 import dev.berth.manager.core.QueueMetrics;
 import dev.berth.protocol.MetricNames;
 import dev.berth.protocol.MetricNames.Label;
@@ -13,7 +14,10 @@ import java.util.List;
 /**
  * Kueue's per-ClusterQueue gauges, replaced as a whole from each {@link QueueMetrics} snapshot: a
  * deleted queue's series disappear with it, as in Kueue. Limits that are not set are reported as 0,
- * as Kueue does.
+ * as Kueue does. As in Kueue, the per-flavor gauges and the weighted share are served only with
+ * {@code clusterQueueResources}, and the weighted shares only with fair sharing on.
+ * kueue_finished_workloads is not served: in the Prometheus client's data model its name is the
+ * family of the counter kueue_finished_workloads_total, and a registry keeps one of the two.
  */
 final class KueueQueueGauges {
     private final MultiGauge pending;
@@ -23,8 +27,28 @@ final class KueueQueueGauges {
     private final MultiGauge nominal;
     private final MultiGauge borrowingLimit;
     private final MultiGauge lendingLimit;
+    private final MultiGauge reserving;
+    private final MultiGauge admittedActive;
+    /** Null when not served. */
+    private final MultiGauge weightedShare;
+    private final MultiGauge cohortWeightedShare;
+    private final boolean resources;
 
-    KueueQueueGauges(MeterRegistry registry) {
+    KueueQueueGauges(MeterRegistry registry, MetricsOptions options, boolean fairSharing) {
+        resources = options.clusterQueueResources();
+        reserving = gauge(registry, MetricNames.RESERVING_ACTIVE_WORKLOADS, "The number of Workloads that are reserving quota, per 'cluster_queue'");
+        admittedActive = gauge(registry, MetricNames.ADMITTED_ACTIVE_WORKLOADS,
+                "The number of admitted Workloads that are active (unsuspended and not finished), per 'cluster_queue'");
+        weightedShare = fairSharing && resources ? gauge(registry, MetricNames.CLUSTER_QUEUE_WEIGHTED_SHARE,
+                "Reports a value that representing the maximum of the ratios of usage above nominal quota to the lendable "
+                        + "resources in the cohort, among all the resources provided by the ClusterQueue, and divided by the weight. "
+                        + "If zero, it means that the usage of the ClusterQueue is below the nominal quota. "
+                        + "If the ClusterQueue has a weight of zero and is borrowing, this will return NaN.") : null;
+        cohortWeightedShare = fairSharing ? gauge(registry, MetricNames.COHORT_WEIGHTED_SHARE,
+                "Reports a value that representing the maximum of the ratios of usage above nominal quota to the lendable "
+                        + "resources in the Cohort, among all the resources provided by the Cohort, and divided by the weight. "
+                        + "If zero, it means that the usage of the Cohort is below the nominal quota. "
+                        + "If the Cohort has a weight of zero and is borrowing, this will return NaN.") : null;
         pending = gauge(registry, MetricNames.PENDING_WORKLOADS,
                 "The number of pending workloads, per 'cluster_queue' and 'status' (active: in the admission queue; "
                         + "inadmissible: waiting for cluster conditions to change)");
@@ -54,8 +78,16 @@ final class KueueQueueGauges {
         List<MultiGauge.Row<?>> nominalRows = new ArrayList<>();
         List<MultiGauge.Row<?>> borrowingRows = new ArrayList<>();
         List<MultiGauge.Row<?>> lendingRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> reservingRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> admittedRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> shareRows = new ArrayList<>();
         for (QueueMetrics.ClusterQueue queue : snapshot.clusterQueues()) {
             Tags cq = Tags.of(Label.CLUSTER_QUEUE, queue.name());
+            reservingRows.add(MultiGauge.Row.of(cq, queue.reservingWorkloads()));
+            admittedRows.add(MultiGauge.Row.of(cq, queue.admittedWorkloads()));
+            // Kueue reports a zero weight that borrows as NaN on this gauge (and +Inf on the cohort's).
+            double share = queue.weightedShare() == Double.POSITIVE_INFINITY ? Double.NaN : queue.weightedShare();
+            shareRows.add(MultiGauge.Row.of(cq.and(Label.COHORT, queue.cohort()), share));
             pendingRows.add(MultiGauge.Row.of(cq.and(Label.STATUS, Values.PENDING_ACTIVE), queue.pendingActive()));
             pendingRows.add(MultiGauge.Row.of(cq.and(Label.STATUS, Values.PENDING_INADMISSIBLE), queue.pendingInadmissible()));
             statusRows.add(MultiGauge.Row.of(cq.and(Label.STATUS, Values.CQ_PENDING), oneIf(queue.status() == QueueMetrics.Status.PENDING)));
@@ -73,8 +105,19 @@ final class KueueQueueGauges {
                 lendingRows.add(MultiGauge.Row.of(tags, ResourceAmount.of(name, orZero(resource.lendingLimit()))));
             }
         }
+        reserving.register(reservingRows, true);
+        admittedActive.register(admittedRows, true);
+        if (weightedShare != null) weightedShare.register(shareRows, true);
+        if (cohortWeightedShare != null) {
+            List<MultiGauge.Row<?>> cohortRows = new ArrayList<>();
+            for (QueueMetrics.Cohort cohort : snapshot.cohorts()) {
+                cohortRows.add(MultiGauge.Row.of(Tags.of(Label.COHORT, cohort.name()), cohort.weightedShare()));
+            }
+            cohortWeightedShare.register(cohortRows, true);
+        }
         pending.register(pendingRows, true);
         status.register(statusRows, true);
+        if (!resources) return;
         usage.register(usageRows, true);
         reservation.register(reservationRows, true);
         nominal.register(nominalRows, true);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.core.CohortStatus;
 import dev.berth.manager.core.Condition;
 import dev.berth.manager.core.FlavorUsage;
 import dev.berth.manager.core.QueueStatus;
@@ -75,6 +76,25 @@ public final class StatusJson {
                     .forEach(used -> consumed.put(used.getKey(), Quantity.format(used.getKey(), used.getValue())));
             afs.put("lastUpdate", timestamp(status.admissionFairSharing().lastUpdate()));
         }
+        if (status.weightedShare() != null) json.with("fairSharing").put("weightedShare", status.weightedShare());
+        return json;
+    }
+
+    /** A LocalQueue's status: as {@link #queueStatus}, but its flavor usage has no {@code borrowed} (Kueue's LocalQueueResourceUsage). */
+    public static ObjectNode localQueueStatus(QueueStatus status) {
+        ObjectNode json = queueStatus(status);
+        for (String field : List.of("flavorsReservation", "flavorsUsage")) {
+            for (com.fasterxml.jackson.databind.JsonNode flavor : json.path(field)) {
+                for (com.fasterxml.jackson.databind.JsonNode resource : flavor.path("resources")) ((ObjectNode) resource).remove("borrowed");
+            }
+        }
+        return json;
+    }
+
+    /** A Cohort's status: {@code fairSharing.weightedShare} while fair sharing is on, else empty. */
+    public static ObjectNode cohortStatus(CohortStatus status) {
+        ObjectNode json = JSON.objectNode();
+        if (status.weightedShare() != null) json.putObject("fairSharing").put("weightedShare", status.weightedShare());
         return json;
     }
 

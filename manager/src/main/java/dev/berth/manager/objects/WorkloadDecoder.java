@@ -48,7 +48,8 @@ public final class WorkloadDecoder {
         String name = metadata.path("name").asText("");
         if (!causes.isEmpty()) throw InvalidObjectException.invalid(KueueApi.WORKLOAD, name, causes);
         return new WorkloadRequest(WorkloadKey.of(metadata.path("namespace").asText(""), name),
-                spec.path("queueName").asText(""), priority, creationMillis, podSets, maximumExecutionTime);
+                spec.path("queueName").asText(""), priority, creationMillis, podSets, maximumExecutionTime,
+                spec.path("priorityClassRef").path("name").asText(""));
     }
 
     /** spec.maximumExecutionTimeSeconds: absent, or an integer of at least 1 (Kueue's CRD minimum). */

@@ -28,6 +28,7 @@ public final class QuotaTree {
     private final Map<String, QuotaNode> clusterQueues = new HashMap<>();
     private final Map<String, QuotaNode> cohorts = new HashMap<>();
     private final Set<String> queuesInCycles = new HashSet<>();
+    private final Set<String> cohortsInCycles = new HashSet<>();
     /** The root cohort name of every ClusterQueue, computed once: the cycle asks for it per queue and head. */
     private final Map<String, String> rootNames = new HashMap<>();
 
@@ -51,6 +52,7 @@ public final class QuotaTree {
             if (cohort.parent() != null) link(tree.cohorts.get(cohort.parent()), tree.cohorts.get(cohort.name()));
         }
         Set<QuotaNode> cyclic = tree.cohortsInCycles();
+        for (QuotaNode cohort : cyclic) tree.cohortsInCycles.add(cohort.name);
         for (ClusterQueueSpec queue : queues) {
             QuotaNode node = new QuotaNode(queue.name(), true, quotasOf(queue.resourceGroups()), queue.fairSharingWeight());
             tree.clusterQueues.put(queue.name(), node);
@@ -163,7 +165,7 @@ public final class QuotaTree {
         return potentialAvailable(node(clusterQueue), fr);
     }
 
-    private static long potentialAvailable(QuotaNode node, FlavorResource fr) {
+    static long potentialAvailable(QuotaNode node, FlavorResource fr) {
         if (node.parent == null) return node.subtreeQuota(fr);
         long potential = Amounts.add(node.guaranteedQuota(fr), potentialAvailable(node.parent, fr));
         Long borrowingLimit = node.borrowingLimit(fr);
@@ -288,6 +290,25 @@ public final class QuotaTree {
      */
     public int dominantResourceShare(String clusterQueue, Map<FlavorResource, Long> extra) {
         return FairShare.dominantResourceShare(node(clusterQueue), extra);
+    }
+
+    /**
+     * Kueue's precise weighted share of a ClusterQueue (its status.fairSharing and the
+     * cluster_queue_weighted_share gauge): see {@link FairShare#preciseWeightedShare}.
+     */
+    public double weightedShare(String clusterQueue) {
+        return FairShare.preciseWeightedShare(node(clusterQueue));
+    }
+
+    /** The same for a cohort; 0 for an unknown one or one in a parent cycle. */
+    public double cohortWeightedShare(String cohort) {
+        QuotaNode node = cohorts.get(cohort);
+        return node == null || cohortsInCycles.contains(cohort) ? 0 : FairShare.preciseWeightedShare(node);
+    }
+
+    /** Every cohort of the tree, the implicit ones (named but never declared) included. */
+    public Set<String> cohortNames() {
+        return java.util.Collections.unmodifiableSet(cohorts.keySet());
     }
 
     /** The ClusterQueues under the same root cohort, this one included. */

@@ -87,7 +87,7 @@ public final class BerthManager implements AutoCloseable {
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
     private volatile WorkerClusters workerClusters;
-    private final BerthMetrics metrics = new BerthMetrics();
+    private final BerthMetrics metrics;
     private boolean closesStore = true;
     private SecurityOptions security;
     private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
@@ -109,6 +109,7 @@ public final class BerthManager implements AutoCloseable {
         this.store = feed;
         this.clock = clock;
         this.dispatchOptions = dispatchOptions;
+        this.metrics = new BerthMetrics(options.metrics(), options.fairSharing());
         this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
         feed.listen(watches);
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);

@@ -121,6 +121,11 @@ final class JobFollower implements StatusSink {
     }
 
     @Override
+    public void cohortChanged(String name, dev.berth.manager.core.CohortStatus status) {
+        delegate.cohortChanged(name, status);
+    }
+
+    @Override
     public void localQueueChanged(String namespace, String name, QueueStatus status) {
         delegate.localQueueChanged(namespace, name, status);
     }

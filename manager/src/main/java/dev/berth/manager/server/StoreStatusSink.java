@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.core.CohortStatus;
 import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
@@ -69,14 +70,23 @@ final class StoreStatusSink implements StatusSink {
 
     @Override
     public void localQueueChanged(String namespace, String name, QueueStatus status) {
-        writeStatus(new ObjectKey(Resources.LOCAL_QUEUES.resource(), namespace, name), status);
+        writeStatus(new ObjectKey(Resources.LOCAL_QUEUES.resource(), namespace, name), StatusJson.localQueueStatus(status));
+    }
+
+    @Override
+    public void cohortChanged(String name, CohortStatus status) {
+        writeStatus(new ObjectKey(Resources.COHORTS.resource(), "", name), StatusJson.cohortStatus(status));
     }
 
     private void writeStatus(ObjectKey key, QueueStatus status) {
+        writeStatus(key, StatusJson.queueStatus(status));
+    }
+
+    private void writeStatus(ObjectKey key, ObjectNode status) {
         try {
             Optional<StoredObject> stored = state.store.get(key);
             if (stored.isEmpty()) return;
-            state.store.replaceStatus(key, ObservedGeneration.stamp(StatusJson.queueStatus(status), stored.get().object()), null);
+            state.store.replaceStatus(key, ObservedGeneration.stamp(status, stored.get().object()), null);
         } catch (NotFoundException deleted) {
             // the queue was deleted in the meantime
         }

@@ -111,6 +111,31 @@ class FairSharingSemanticsTest {
 
     static Stream<Row> rows() {
         return Stream.of(
+                row("status.fairSharing.weightedShare: borrowed x 1000 / lendable / weight, rounded up", fair(FINAL, INITIAL), s -> {
+                    s.flavors("default")
+                            .cq(clusterQueue("lender").cohort("pool").group(flavor("default", quota("cpu", "3"))))
+                            .cq(clusterQueue("team").cohort("pool").group(flavor("default", quota("cpu", "0"))));
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    assertThat(s.queueStatus("team").weightedShare()).isEqualTo(334L);
+                    assertThat(s.queueStatus("lender").weightedShare()).isZero();
+                }),
+                row("status.fairSharing.weightedShare of a zero weight that borrows is the largest int64", fair(FINAL, INITIAL), s -> {
+                    s.flavors("default")
+                            .cq(clusterQueue("lender").cohort("pool").group(flavor("default", quota("cpu", "3"))))
+                            .cq(clusterQueue("team").cohort("pool").weight(0).group(flavor("default", quota("cpu", "0"))));
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    assertThat(s.admitted("team/w")).isTrue();
+                    assertThat(s.queueStatus("team").weightedShare()).isEqualTo(Long.MAX_VALUE);
+                }),
+                row("a declared Cohort's status carries the share of its subtree", fair(FINAL, INITIAL), s -> {
+                    s.cohort(new dev.berth.manager.model.CohortSpec("pool", "org", List.of(), 1.0));
+                    s.flavors("default")
+                            .cq(clusterQueue("lender").cohort("org").group(flavor("default", quota("cpu", "4"))))
+                            .cq(clusterQueue("team").cohort("pool").group(flavor("default", quota("cpu", "2"))));
+                    s.run(s.w("team", "w").request("cpu", "3"));
+                    assertThat(s.sink.cohorts.get("pool").weightedShare()).isEqualTo(167L); // 1 of 6 lendable cpu
+                    assertThat(s.queueStatus("team").weightedShare()).isEqualTo(167L);
+                }),
                 row("equal weights: the queue with the lower share after admission gets the last free cpu", fair(FINAL, INITIAL), s -> {
                     contest(s, 1.0);
                     assertThat(s.admitted("team-b/next")).isTrue();

@@ -11,6 +11,7 @@ import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.model.LocalQueueSpec;
 import dev.berth.manager.model.QueueingStrategy;
 import dev.berth.manager.model.StopPolicy;
+import dev.berth.manager.testing.Fixtures;
 import dev.berth.manager.testing.Fixtures.ClusterQueueBuilder;
 import dev.berth.protocol.Conditions;
 import java.time.Duration;
@@ -141,6 +142,38 @@ class QueueControlSemanticsTest {
                     assertThat(s.admitted("team/running")).isTrue();
                     assertThat(s.reserved("team/new")).isFalse();
                     assertThat(s.localQueueStatus("team").conditions().get(0).reason()).isEqualTo("Stopped");
+                }),
+                row("LocalQueue Hold: pendingWorkloads reads 0 while stopped, as Kueue's LocalQueue status", s -> {
+                    s.flavors("default").cq(team());
+                    s.controller.applyLocalQueue(new LocalQueueSpec("team", "lq", "team", StopPolicy.HOLD));
+                    s.run(s.w("team", "waiting").request("cpu", "1"));
+                    assertThat(s.reserved("team/waiting")).isFalse();
+                    assertThat(s.localQueueStatus("team").pendingWorkloads()).isZero();
+                }),
+                row("a stopped LocalQueue of a missing ClusterQueue reads Stopped: Kueue decides the stop first", s -> {
+                    s.flavors("default");
+                    s.controller.applyLocalQueue(new LocalQueueSpec("team", "lq", "nowhere", StopPolicy.HOLD));
+                    s.schedule();
+                    assertThat(s.localQueueStatus("team").conditions().get(0).reason()).isEqualTo("Stopped");
+                }),
+                row("a LocalQueue of an inactive ClusterQueue is inactive with ClusterQueueIsInactive", s -> {
+                    s.cq(team()); // its flavor "default" does not exist: the ClusterQueue is inactive (FlavorNotFound)
+                    s.schedule();
+                    Condition active = s.localQueueStatus("team").conditions().get(0);
+                    assertThat(active.status()).isFalse();
+                    assertThat(active.reason()).isEqualTo("ClusterQueueIsInactive");
+                    assertThat(active.message()).isEqualTo("Can't submit new workloads to clusterQueue");
+                    s.flavors("default");
+                    s.schedule();
+                    assertThat(s.localQueueStatus("team").conditions().get(0).reason()).isEqualTo("Ready");
+                }),
+                row("LocalQueue status lists every flavor and resource of its ClusterQueue, unused ones at zero", s -> {
+                    s.flavors("default", "spare").cq(Fixtures.clusterQueue("team").group(flavor("default", quota("cpu", "4")), flavor("spare", quota("cpu", "2"))));
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    QueueStatus status = s.localQueueStatus("team");
+                    assertThat(status.flavorsUsage()).extracting(FlavorUsage::flavor).containsExactly("default", "spare");
+                    assertThat(status.flavorsUsage().get(1).resources().get(0).total()).isZero();
+                    assertThat(status.flavorsUsage().get(0).resources().get(0).total()).isEqualTo(1000);
                 }),
                 row("LocalQueue HoldAndDrain evicts its admitted workloads with LocalQueueStopped", s -> {
                     s.flavors("default").cq(team());

@@ -62,19 +62,21 @@ class KueueMetricsTest {
         controller.schedule();
 
         PrometheusText scrape = scrape();
-        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "team")).isEqualTo(1.0);
-        assertThat(scrape.value(MetricNames.QUOTA_RESERVED_WORKLOADS, "cluster_queue", "team")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "team", "priority_class", "")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.QUOTA_RESERVED_WORKLOADS, "cluster_queue", "team", "priority_class", "")).isEqualTo(1.0);
         assertThat(scrape.types).containsEntry(MetricNames.ADMISSION_WAIT_TIME, "histogram")
                 .containsEntry(MetricNames.ADMITTED_WORKLOADS, "counter");
         String bucket = MetricNames.ADMISSION_WAIT_TIME + "_bucket";
         assertThat(scrape.family(bucket).keySet().stream().map(k -> k.replaceAll(".*le=\"([^\"]+)\".*", "$1"))
                 .collect(Collectors.toList()))
                 .containsExactly("1.0", "2.5", "5.0", "10.0", "20.0", "40.0", "80.0", "160.0", "320.0", "640.0",
-                        "1280.0", "2560.0", "5120.0", "10240.0", "+Inf");
-        assertThat(scrape.value(bucket, "cluster_queue", "team", "le", "20.0")).isEqualTo(0.0);
-        assertThat(scrape.value(bucket, "cluster_queue", "team", "le", "40.0")).isEqualTo(1.0);
-        assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_sum", "cluster_queue", "team")).isEqualTo(30.0);
-        assertThat(scrape.value(MetricNames.QUOTA_RESERVED_WAIT_TIME + "_count", "cluster_queue", "team")).isEqualTo(1.0);
+                        "1280.0", "2560.0", "5120.0", "10240.0", "20480.0", "40960.0", "+Inf");
+        String quotaBucket = MetricNames.QUOTA_RESERVED_WAIT_TIME + "_bucket";
+        assertThat(scrape.family(quotaBucket)).hasSize(15); // v0.16: 14 buckets here, 16 on admission_wait_time
+        assertThat(scrape.value(bucket, "cluster_queue", "team", "priority_class", "", "le", "20.0")).isEqualTo(0.0);
+        assertThat(scrape.value(bucket, "cluster_queue", "team", "priority_class", "", "le", "40.0")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_sum", "cluster_queue", "team", "priority_class", "")).isEqualTo(30.0);
+        assertThat(scrape.value(MetricNames.QUOTA_RESERVED_WAIT_TIME + "_count", "cluster_queue", "team", "priority_class", "")).isEqualTo(1.0);
         assertThat(scrape.value(MetricNames.ADMISSION_ATTEMPTS, "result", "success")).isEqualTo(1.0);
         assertThat(scrape.value(MetricNames.ADMISSION_ATTEMPT_DURATION + "_count", "result", "success")).isEqualTo(1.0);
     }
@@ -111,8 +113,9 @@ class KueueMetricsTest {
         assertThat(sink.workloads.get(WorkloadKey.of("team", "high")).isTrue("Admitted")).isTrue();
         assertThat(scrape.value(MetricNames.PREEMPTED_WORKLOADS, "preempting_cluster_queue", "team", "reason", "InClusterQueue"))
                 .isEqualTo(1.0);
-        assertThat(scrape.value(MetricNames.EVICTED_WORKLOADS, "cluster_queue", "team", "reason", "Preempted")).isEqualTo(1.0);
-        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "team")).isEqualTo(2.0);
+        assertThat(scrape.value(MetricNames.EVICTED_WORKLOADS, "cluster_queue", "team", "reason", "Preempted",
+                "underlying_cause", "", "priority_class", "")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "team", "priority_class", "")).isEqualTo(2.0);
         assertThat(scrape.value(MetricNames.PENDING_WORKLOADS, "cluster_queue", "team", "status", "inadmissible")).isEqualTo(1.0);
         assertThat(scrape.value(MetricNames.PENDING_WORKLOADS, "cluster_queue", "team", "status", "active")).isEqualTo(0.0);
     }

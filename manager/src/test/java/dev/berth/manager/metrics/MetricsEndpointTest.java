@@ -53,12 +53,12 @@ class MetricsEndpointTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
         PrometheusText scrape = new PrometheusText(response.body());
-        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "ml-cq")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.ADMITTED_WORKLOADS, "cluster_queue", "ml-cq", "priority_class", "")).isEqualTo(1.0);
         assertThat(scrape.value(MetricNames.PENDING_WORKLOADS, "cluster_queue", "ml-cq", "status", "active")).isEqualTo(0.0);
         assertThat(scrape.value(MetricNames.CLUSTER_QUEUE_RESOURCE_USAGE,
                 "cohort", "", "cluster_queue", "ml-cq", "flavor", "default-cpu", "resource", "cpu")).isEqualTo(2.0);
         assertThat(scrape.value(MetricNames.CLUSTER_QUEUE_STATUS, "cluster_queue", "ml-cq", "status", "active")).isEqualTo(1.0);
-        assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_count", "cluster_queue", "ml-cq")).isEqualTo(1.0);
+        assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_count", "cluster_queue", "ml-cq", "priority_class", "")).isEqualTo(1.0);
     }
 
     private HttpResponse<String> metrics() throws Exception {

@@ -66,6 +66,7 @@ public final class Fixtures {
         private final String name;
         private String queue = "lq";
         private int priority;
+        private String priorityClass = "";
         private long createdAt;
         private final List<PodSetRequest> podSets = new ArrayList<>();
         private String podSetName = "main";
@@ -153,9 +154,16 @@ public final class Fixtures {
             return this;
         }
 
+        /** The name of spec.priorityClassRef (Kueue's priority_class metric label). */
+        public WorkloadBuilder priorityClass(String className) {
+            this.priorityClass = className;
+            return this;
+        }
+
         public WorkloadRequest build() {
             closePodSet();
-            return new WorkloadRequest(WorkloadKey.of(namespace, name), queue, priority, createdAt, podSets, maximumExecutionTimeSeconds);
+            return new WorkloadRequest(WorkloadKey.of(namespace, name), queue, priority, createdAt, podSets, maximumExecutionTimeSeconds,
+                    priorityClass);
         }
     }
 

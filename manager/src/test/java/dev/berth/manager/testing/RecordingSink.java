@@ -15,6 +15,7 @@ public final class RecordingSink implements StatusSink {
     public final Map<WorkloadKey, Boolean> active = new HashMap<>();
     public final Map<String, QueueStatus> clusterQueues = new HashMap<>();
     public final Map<String, QueueStatus> localQueues = new HashMap<>();
+    public final Map<String, dev.berth.manager.core.CohortStatus> cohorts = new HashMap<>();
     public final List<WorkloadKey> expired = new ArrayList<>();
     /** The reason of every Preempted=True condition written, per workload: a later admission resets the condition. */
     public final Map<WorkloadKey, List<String>> preemptions = new HashMap<>();
@@ -40,6 +41,11 @@ public final class RecordingSink implements StatusSink {
     @Override
     public void localQueueChanged(String namespace, String name, QueueStatus status) {
         localQueues.put(namespace + "/" + name, status);
+    }
+
+    @Override
+    public void cohortChanged(String name, dev.berth.manager.core.CohortStatus status) {
+        cohorts.put(name, status);
     }
 
     @Override
