@@ -60,6 +60,8 @@ public final class Conditions {
         public static final String FAILED = "Failed";
         public static final String READY = "Ready";
         public static final String STOPPED = "Stopped";
+        /** A ClusterQueue whose deletion waits for the resource-in-use finalizer: it admits nothing new. */
+        public static final String TERMINATING = "Terminating";
         public static final String FLAVOR_NOT_FOUND = "FlavorNotFound";
         public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
         public static final String ADMISSION_CHECK_INACTIVE = "AdmissionCheckInactive";

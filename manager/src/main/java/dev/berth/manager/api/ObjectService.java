@@ -190,6 +190,7 @@ public final class ObjectService {
         String holding = hooks(path.type()).finalizerHoldingDeletion(existing);
         if (holding != null) {
             StoredObject marked = write(path, () -> DeletionHold.mark(store, existing, holding, clock));
+            hooks(path.type()).stored(marked); // the object is terminating now (a ClusterQueue admits nothing new)
             return new Outcome(shaped(marked, path), List.of());
         }
         StoredObject deleted = write(path, () -> NamespaceLifecycle.isNamespaces(path.type())

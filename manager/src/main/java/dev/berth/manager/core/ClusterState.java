@@ -148,6 +148,7 @@ final class ClusterState {
 
     /** Why the ClusterQueue cannot admit, as a (reason, message) pair, or null when it is active. */
     String[] inactiveReason(ClusterQueueSpec queue) {
+        if (queue.terminating()) return new String[] {Reasons.TERMINATING, "Can't admit new workloads; clusterQueue is terminating"};
         if (queue.stopPolicy().stopsAdmission()) return new String[] {Reasons.STOPPED, "Can't admit new workloads: is stopped"};
         // Kueue's inactiveReason: every missing or inactive reference is named, the first reason wins.
         List<String> reasons = new ArrayList<>();

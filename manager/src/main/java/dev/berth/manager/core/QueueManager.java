@@ -57,6 +57,8 @@ final class QueueManager {
             entry.clusterQueue = queue.name();
             if (localQueue.stopPolicy().stopsAdmission()) {
                 unplaceable = "LocalQueue " + localQueue.name() + " is stopped";
+            } else if (queue.terminating()) {
+                unplaceable = "ClusterQueue " + queue.name() + " is terminating or missing"; // Kueue's Inadmissible message
             } else if (!state.pending.containsKey(queue.name())) {
                 unplaceable = "ClusterQueue " + queue.name() + " is inactive";
             }

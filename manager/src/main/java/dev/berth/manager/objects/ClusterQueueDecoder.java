@@ -47,6 +47,7 @@ public final class ClusterQueueDecoder {
 
         root.throwIfInvalid(KueueApi.CLUSTER_QUEUE, name);
         return new ClusterQueueSpec(name, cohort, groups, strategy, namespaceSelector, fungibility, preemption,
-                checks, stopPolicy, weight, USAGE_BASED_ADMISSION_FAIR_SHARING.equals(admissionMode));
+                checks, stopPolicy, weight, USAGE_BASED_ADMISSION_FAIR_SHARING.equals(admissionMode),
+                object.path("metadata").hasNonNull("deletionTimestamp"));
     }
 }

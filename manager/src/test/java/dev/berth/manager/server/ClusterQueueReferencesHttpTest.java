@@ -96,15 +96,28 @@ class ClusterQueueReferencesHttpTest {
         assertThat(heldQueue.statusCode()).isEqualTo(200);
         assertHeld(JSON.readTree(heldQueue.body()));
 
+        // Kueue's terminating ClusterQueue: Active=False, reason Terminating; the admitted workload keeps its
+        // quota, a new one is not admitted (it waits, inadmissible).
+        JsonNode terminating = await().atMost(Duration.ofSeconds(10)).until(() -> active("late-cq"),
+                c -> c != null && c.path("reason").asText().equals("Terminating"));
+        assertThat(terminating.path("status").asText()).isEqualTo("False");
+        assertThat(terminating.path("message").asText()).isEqualTo("Can't admit new workloads; clusterQueue is terminating");
+        assertThat(send("POST", "/apis/batch/v1/namespaces/late/jobs", job()).statusCode()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(10)).until(() -> JSON.readTree(send("GET", KUEUE + "/namespaces/late/workloads", null).body())
+                .path("items").findValuesAsText("message").stream().anyMatch(m -> m.equals("ClusterQueue late-cq is terminating or missing")));
+        assertThat(JSON.readTree(send("GET", KUEUE + "/namespaces/late/workloads", null).body()).path("items"))
+                .as("one admitted before the delete, one waiting").hasSize(2);
+
         // Still there after housekeeping has looked at them: the queue holds a workload and names the flavor.
         await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
         assertHeld(JSON.readTree(send("GET", KUEUE + "/resourceflavors/late-flavor", null).body()));
         assertHeld(JSON.readTree(send("GET", KUEUE + "/clusterqueues/late-cq", null).body()));
 
         // The workload ends: the queue is free and goes, and with it the last use of the flavor.
-        String workload = JSON.readTree(send("GET", KUEUE + "/namespaces/late/workloads", null).body())
-                .path("items").get(0).path("metadata").path("name").asText();
-        assertThat(send("DELETE", KUEUE + "/namespaces/late/workloads/" + workload, null).statusCode()).isIn(200, 202);
+        for (JsonNode item : JSON.readTree(send("GET", KUEUE + "/namespaces/late/workloads", null).body()).path("items")) {
+            String workload = item.path("metadata").path("name").asText();
+            assertThat(send("DELETE", KUEUE + "/namespaces/late/workloads/" + workload, null).statusCode()).isIn(200, 202);
+        }
         await().atMost(Duration.ofSeconds(10)).until(() -> send("GET", KUEUE + "/clusterqueues/late-cq", null).statusCode() == 404);
         await().atMost(Duration.ofSeconds(10)).until(() -> send("GET", KUEUE + "/resourceflavors/late-flavor", null).statusCode() == 404);
     }
