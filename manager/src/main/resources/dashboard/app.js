@@ -1,12 +1,13 @@
-// The dashboard: four views over one live snapshot from /dashboard/stream.
+// The dashboard: five views over one live snapshot from /dashboard/stream.
 import {follow, onUnauthorized, setToken} from './stream.js';
 import {renderCohorts} from './cohorts.js';
 import {renderPending} from './pending.js';
 import {renderClusters} from './clusters.js';
+import {renderCapacity} from './capacity.js';
 import {renderEvents} from './events.js';
 import {explain} from './explain.js';
 
-const VIEWS = ['cohorts', 'pending', 'clusters', 'events'];
+const VIEWS = ['cohorts', 'pending', 'clusters', 'capacity', 'events'];
 const $ = id => document.getElementById(id);
 let snapshot = null;
 let view = VIEWS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'cohorts';
@@ -22,6 +23,7 @@ function render() {
   if (view === 'cohorts') renderCohorts($('view-cohorts'), snapshot);
   if (view === 'pending') renderPending($('view-pending'), snapshot, select, selected);
   if (view === 'clusters') renderClusters($('view-clusters'), snapshot);
+  if (view === 'capacity') renderCapacity($('view-capacity'), snapshot);
   if (view === 'events') renderEvents($('event-list'), $('event-namespace'), $('event-reason'), snapshot);
 }
 

@@ -1,5 +1,5 @@
-// View 2: every ClusterQueue's pending workloads in the scheduler's order; a row opens the
-// explain answer for that workload.
+// View 2: every ClusterQueue's pending workloads in the scheduler's order, each with its one-line
+// answer (the pending reason under it when that says more); a row opens the full explanation.
 import {age, el, empty} from './dom.js';
 
 export function renderPending(container, snapshot, onSelect, selected) {
@@ -19,7 +19,7 @@ function queue(cq, onSelect, selected) {
       ? el('p', {class: 'muted small'}, 'First ' + cq.pending.length + ' of ' + cq.pendingCount + ' shown.') : null;
   return el('article', {class: 'card', 'data-queue': cq.name}, title,
       el('table', {class: 'rows'},
-          el('thead', null, el('tr', null, ['#', 'Workload', 'Priority', 'LocalQueue', 'Age', 'Pending reason']
+          el('thead', null, el('tr', null, ['#', 'Workload', 'Priority', 'LocalQueue', 'Age', 'Why it waits']
               .map(h => el('th', null, h)))),
           el('tbody', null, cq.pending.map(w => row(w, onSelect, selected)))),
       shown);
@@ -35,5 +35,7 @@ function row(w, onSelect, selected) {
       el('td', {class: 'num'}, w.priority),
       el('td', null, w.localQueue, el('div', {class: 'muted small'}, '#' + w.positionInLocalQueue + ' in queue')),
       el('td', {class: 'nowrap'}, age(w.created)),
-      el('td', {class: 'reason'}, w.pendingReason || ''));
+      el('td', {class: 'reason'}, el('div', {class: 'one-line'}, w.answer || w.pendingReason || ''),
+          w.pendingReason && w.answer && w.answer !== w.pendingReason
+              ? el('div', {class: 'muted small pending-reason'}, w.pendingReason) : null));
 }

@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public final class DashboardAssets {
     static final List<String> NAMES = List.of("index.html", "dashboard.css", "app.js", "stream.js", "dom.js",
-            "cohorts.js", "pending.js", "explain.js", "clusters.js", "events.js");
+            "cohorts.js", "pending.js", "explain.js", "clusters.js", "capacity.js", "events.js");
 
     private final Map<String, Asset> assets = new LinkedHashMap<>();
 
