@@ -11,7 +11,7 @@ export function renderCapacity(container, snapshot) {
           el('span', {class: 'muted'}, ' · capacity counts healthy worker clusters only')),
       el('table', {class: 'rows capacity-table'},
           el('thead', null, el('tr', null, ['Flavor', 'Resource', 'Quota', 'In use', 'Allocatable', 'Free',
-              'Healthy clusters', '', 'Marks'].map(h => el('th', null, h)))),
+              'Healthy clusters', 'Allocatable of quota', 'Marks'].map(h => el('th', null, h)))),
           el('tbody', null, rows.map(row)))));
 }
 

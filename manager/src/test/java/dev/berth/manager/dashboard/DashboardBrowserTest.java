@@ -3,6 +3,7 @@ package dev.berth.manager.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.testing.ExternalTool;
 import dev.berth.manager.testing.NeedsBrowser;
 import io.vertx.core.http.HttpServer;
@@ -32,8 +33,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * The dashboard in Debian's headless Chromium, driven by Selenium: each view shows what the manager
  * holds (queues, a borrowed bar, a pending workload, a worker cluster), a pending row opens the
- * explain panel on its blocking layer, and a job submitted through the API appears without a reload.
- * Screenshots of every view go to target/screenshots/. A 401 on the stream brings up the token box; the
+ * explain panel on its blocking layer, a pending row shows the explain subresource's one-line answer,
+ * the quota-versus-capacity view shows each flavor's quota against healthy capacity with its
+ * over-committed and idle marks, and a job submitted through the API appears without a reload.
+ * Screenshots of every view go to target/screenshots/ (kept as the build's artifact; dashboard.png is
+ * the pending view with its answers). A 401 on the stream brings up the token box; the
  * token is then sent as a bearer header, and a dropped stream shows "reconnecting".
  */
 @NeedsBrowser
@@ -75,6 +79,7 @@ class DashboardBrowserTest {
         berth.submit("team-a", "fill-h100", 8);
         berth.submit("team-a", "borrower", 4);
         String waiting = berth.submit("team-a", "too-big", 40);
+        String needsEight = berth.submit("team-a", "needs-eight", 8);
         berth.registerUnreachableCluster("gpu-west");
         String now = Instant.now().toString();
         berth.manager.dashboardEvents(limit -> List.of(
@@ -101,6 +106,13 @@ class DashboardBrowserTest {
                 .until(() -> !browser.findElements(waitingRow).isEmpty()
                 && browser.findElement(waitingRow).getText().contains("insufficient quota"));
         assertThat(text(waitingRow)).contains(waiting, "team-a-queue");
+        // Its one-line answer, the same as the explain subresource gives.
+        String answer = DashboardFixture.JSON.readTree(berth.send("GET", "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads/"
+                + needsEight + "/explain", null).body()).path("answer").asText();
+        assertThat(answer).startsWith("Waiting for");
+        By answerCell = By.cssSelector(".pending-row[data-workload='team-a/" + needsEight + "'] .one-line");
+        await().atMost(PATIENCE).until(() -> text(answerCell).equals(answer));
+        screenshot("dashboard");
         await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class).until(() -> {
             browser.findElement(waitingRow).click();
             return true;
@@ -130,22 +142,38 @@ class DashboardBrowserTest {
                 .doesNotContain("Healthy");
         screenshot("4-clusters");
 
+        // Quota vs capacity: no healthy cluster, so every flavor with quota is over-committed.
+        browser.findElement(By.id("tab-capacity")).click();
+        JsonNode capacity = DashboardFixture.JSON.readTree(berth.send("GET", "/apis/visibility.berth.dev/v1alpha1/capacity", null).body());
+        JsonNode a100 = null;
+        for (JsonNode item : capacity.path("items")) {
+            if (item.path("flavor").asText().equals("a100") && item.path("resource").asText().equals("nvidia.com/gpu")) a100 = item;
+        }
+        assertThat(a100).as(capacity.toString()).isNotNull();
+        By a100Row = By.cssSelector(".capacity-row[data-flavor='a100'][data-resource='nvidia.com/gpu']");
+        await().atMost(PATIENCE).until(() -> !text(a100Row).isEmpty());
+        assertThat(browser.findElements(By.cssSelector(".capacity-row"))).hasSize(capacity.path("items").size());
+        assertThat(text(a100Row).split("\\s+")).containsSubsequence("a100", "nvidia.com/gpu",
+                a100.path("nominalQuota").asText(), a100.path("inUse").asText(), "0", "0", "0", "over-committed");
+        assertThat(text(a100Row)).doesNotContain("idle");
+        screenshot("5-capacity");
+
         // Events: the list (empty until an event source records any) with its filters.
         browser.findElement(By.id("tab-events")).click();
         await().atMost(PATIENCE).until(() -> browser.findElements(By.cssSelector(".event-row")).size() == 2);
         assertThat(text(By.id("event-list"))).contains("QuotaReserved", "Workload team-a/job-fill-a100",
                 "<b>not bold</b> & not markup");
-        screenshot("5-events");
+        screenshot("6-events");
         browser.findElement(By.cssSelector("#event-reason option[value='Pending']")).click();
         await().atMost(PATIENCE).until(() -> browser.findElements(By.cssSelector(".event-row")).size() == 1);
         assertThat(text(By.id("event-list"))).contains("Pending", "team-b/job-x").doesNotContain("QuotaReserved");
 
         browser.manage().window().setSize(new Dimension(1920, 1080));
         browser.findElement(By.id("tab-cohorts")).click();
-        screenshot("6-cohorts-1920");
+        screenshot("7-cohorts-1920");
         List<WebElement> tabs = browser.findElements(By.cssSelector(".tab"));
         assertThat(tabs).extracting(WebElement::getText)
-                .containsExactly("Cohorts & queues", "Pending workloads", "Worker clusters", "Events");
+                .containsExactly("Cohorts & queues", "Pending workloads", "Worker clusters", "Quota vs capacity", "Events");
     }
 
     @Test
@@ -167,7 +195,7 @@ class DashboardBrowserTest {
         browser.get("http://127.0.0.1:" + secured.actualPort() + DashboardRoutes.PATH);
         await().atMost(PATIENCE).until(() -> browser.findElement(By.id("token-box")).isDisplayed());
         await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("token needed"));
-        screenshot("7-token");
+        screenshot("8-token");
         browser.findElement(By.id("token-input")).sendKeys("s3cret");
         browser.findElement(By.cssSelector("#token-box button")).click();
 
@@ -178,6 +206,29 @@ class DashboardBrowserTest {
         await().atMost(PATIENCE).until(() -> text(By.id("view-pending")).contains("secured-cq"));
         secured.close().await();
         await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("reconnecting"));
+    }
+
+    @Test
+    void marksIdleCapacityNextToOverCommittedQuota() throws Exception {
+        String gpu = "nvidia.com/gpu";
+        String snapshot = DashboardFixture.JSON.writeValueAsString(DashboardSnapshot.render(
+                new dev.berth.manager.core.QuotaSnapshot(List.of(), List.of()), cq -> List.of(), key -> null,
+                List.of(new dev.berth.manager.explain.QuotaAgainstCapacity.Row("a100", gpu, 20, 14, 16, 2, 1),
+                        new dev.berth.manager.explain.QuotaAgainstCapacity.Row("a100-spot", gpu, 0, 0, 16, 16, 2)),
+                List.of(), List.of()));
+        Router router = Router.router(berth.vertx);
+        new DashboardRoutes(new DashboardStream(() -> CompletableFuture.completedFuture(snapshot),
+                Duration.ofMillis(100), Duration.ofSeconds(15), Duration.ofSeconds(1)), new DashboardAssets()).register(router);
+        HttpServer canned = berth.vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+
+        browser.get("http://127.0.0.1:" + canned.actualPort() + DashboardRoutes.PATH + "#capacity");
+        By spot = By.cssSelector(".capacity-row.idle[data-flavor='a100-spot']");
+        await().atMost(PATIENCE).until(() -> !text(spot).isEmpty());
+        assertThat(text(spot)).contains("16 idle").doesNotContain("over-committed");
+        assertThat(text(By.cssSelector(".capacity-row.overcommitted[data-flavor='a100']")))
+                .contains("20", "14", "16", "over-committed").doesNotContain("idle");
+        screenshot("9-capacity-idle");
+        canned.close().await();
     }
 
     /** The element's text; the page re-renders a view on every snapshot, so a stale element is looked up again. */
