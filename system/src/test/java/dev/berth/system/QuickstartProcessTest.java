@@ -68,7 +68,7 @@ class QuickstartProcessTest {
         List<String> json = Files.readAllLines(logFile);
         assertThat(json).isNotEmpty().allMatch(line -> line.startsWith("{\"timestamp\":"));
         assertThat(json).anyMatch(line -> line.contains("\"message\":\"workload admitted")
-                && line.contains("{\"workload\":\"team-a/job-sample-job-"));
+                && line.contains("{\"workload\":\"team-a\\/job-sample-job-")); // JSON writes / as \/
     }
 
     @Test
