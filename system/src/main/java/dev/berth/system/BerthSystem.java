@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -189,19 +190,66 @@ public final class BerthSystem implements AutoCloseable {
         return scheme + "://127.0.0.1:" + manager.port();
     }
 
+    /**
+     * Stops everything in under a few seconds: the manager and the agents first and in parallel (they are
+     * the ones calling the clusters), each agent's pass in flight getting {@link #AGENT_GRACE}; then the
+     * clients; then the clusters, all told to stop at once; then the shared Vert.x. Every wait is bounded.
+     */
     @Override
     public void close() {
-        manager.close();
+        long deadline = System.nanoTime() + STOP_BOUND.toNanos();
+        CompletableFuture<Void> managerClosed = onOwnThread("berth-manager-close", manager::close);
+        List<CompletableFuture<Void>> agentsStopped = new ArrayList<>();
         for (RunningWorker worker : workers) {
-            try {
-                worker.agent().stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                log.atWarn().addKeyValue("cluster", worker.name()).log("agent did not stop cleanly: " + e);
+            agentsStopped.add(worker.agent().stop(AGENT_GRACE).toCompletionStage().toCompletableFuture());
+        }
+        for (int i = 0; i < workers.size(); i++) {
+            if (!awaitUntil(agentsStopped.get(i), deadline)) {
+                log.atWarn().addKeyValue("cluster", workers.get(i).name()).log("agent did not stop cleanly in time");
             }
+        }
+        if (!awaitUntil(managerClosed, deadline)) log.atWarn().log("manager did not close in time");
+        List<CompletableFuture<Void>> clustersStopped = new ArrayList<>();
+        for (RunningWorker worker : workers) {
             worker.agentClient().close();
             worker.client().close();
-            worker.cluster().stop();
+            clustersStopped.add(onOwnThread("berth-cluster-stop-" + worker.name(), worker.cluster()::stop));
         }
-        vertx.close().await();
+        for (int i = 0; i < workers.size(); i++) {
+            if (!awaitUntil(clustersStopped.get(i), deadline)) {
+                log.atWarn().addKeyValue("cluster", workers.get(i).name()).log("virtual cluster did not stop in time; killed");
+                workers.get(i).cluster().kill();
+            }
+        }
+        awaitUntil(vertx.close().toCompletionStage().toCompletableFuture(), deadline + VERTX_CLOSE.toNanos());
+    }
+
+    /** What {@link #close()} waits in all for the manager, agents and clusters. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(3);
+    private static final Duration AGENT_GRACE = Duration.ofMillis(500);
+    private static final Duration VERTX_CLOSE = Duration.ofSeconds(1);
+
+    private static CompletableFuture<Void> onOwnThread(String name, Runnable task) {
+        return CompletableFuture.runAsync(task, runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    /** Waits for {@code future} until {@code deadline} (System.nanoTime); false when it failed or is still running. */
+    private static boolean awaitUntil(CompletableFuture<?> future, long deadline) {
+        try {
+            future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            log.atWarn().setCause(e).log("stopping a component failed");
+            return false;
+        }
     }
 }

@@ -29,17 +29,26 @@ public final class Quickstart {
         int port = 8080;
         Path home = Path.of(".berth");
         Path kueueConfig = null;
+        String logFormat = "text";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--home" -> home = Path.of(args[++i]);
                 case "--config" -> kueueConfig = Path.of(args[++i]);
+                case "--log-format" -> logFormat = args[++i];
                 default -> {
-                    System.err.println("usage: berth quickstart [--port 8080] [--home .berth] [--config KUEUE_CONFIG.yaml]");
+                    System.err.println("usage: berth quickstart [--port 8080] [--home .berth] [--config KUEUE_CONFIG.yaml] [--log-format text|json]");
                     System.exit(2);
                 }
             }
         }
+        if (!logFormat.equals("text") && !logFormat.equals("json")) {
+            System.err.println("--log-format must be text or json, not " + logFormat);
+            System.exit(2);
+        }
+        Path logFile = chooseLogging(home, logFormat);
+        System.out.println("Berth quickstart: starting the manager and " + CLUSTERS.size()
+                + " virtual GPU clusters (JSON log in " + logFile + ")");
         ManagerSettings settings;
         try {
             settings = KueueConfigurationFile.settings(kueueConfig, ManagerSettings.Flags.NONE);
@@ -63,6 +72,7 @@ public final class Quickstart {
         System.out.println();
         System.out.println("Berth is running.");
         System.out.println("  API:        " + url + "  (TLS, self-signed; tokens in " + home.resolve("security").resolve("tokens.csv") + ")");
+        System.out.println("  logs:       " + logFile + "  (JSON, one object per line)");
         System.out.println("  kubeconfig: " + kubeconfig + "  (contexts " + QuickstartCredentials.ADMIN_CONTEXT + " and "
                 + QuickstartCredentials.TENANT_CONTEXT + ")");
         for (RunningWorker worker : system.workers()) {
@@ -74,6 +84,22 @@ public final class Quickstart {
         System.out.println("  kubectl get clusterqueues");
         System.out.println("  kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " create -f examples/jobs/sample-job.yaml");
         System.out.println("  kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " get workloads -n team-a");
-        System.out.println("Stop with Ctrl-C.");
+        System.out.println("Stop with Ctrl-C. Events follow: clusters connecting, workloads admitted, dispatched, finished.");
+        System.out.println();
+    }
+
+    /**
+     * Selects the quickstart's logging before anything logs: readable event lines on the console (or JSON with
+     * {@code --log-format json}) and the JSON log in {@code <home>/logs/berth.log}. Returns the log file.
+     */
+    private static Path chooseLogging(Path home, String format) throws java.io.IOException {
+        Path logFile = home.resolve("logs").resolve("berth.log").toAbsolutePath();
+        Files.createDirectories(logFile.getParent());
+        if (System.getProperty("logback.configurationFile") == null) {
+            System.setProperty("logback.configurationFile", "berth-quickstart-logback.xml");
+        }
+        System.setProperty("berth.log.file", logFile.toString());
+        System.setProperty("berth.log.console", format.equals("json") ? "JSON" : "TEXT");
+        return logFile;
     }
 }

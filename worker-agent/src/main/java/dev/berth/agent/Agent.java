@@ -9,9 +9,11 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,20 +73,36 @@ public final class Agent {
         });
     }
 
+    /** Stops the agent; a pass or heartbeat in flight gets up to 10 s to finish. */
     public Future<Void> stop() {
+        return stop(Duration.ofSeconds(10));
+    }
+
+    /**
+     * Stops the agent; a pass or heartbeat in flight gets {@code grace} to finish and is then interrupted
+     * (a call to a cluster that is already gone may otherwise sit in the client's retries).
+     */
+    public Future<Void> stop(Duration grace) {
         stopped = true;
         synchronized (watches) {
             watches.forEach(Watch::close);
             watches.clear();
         }
         loop.shutdown();
-        return Future.fromCompletionStage(CompletableFuture.runAsync(this::awaitLoop)).compose(v -> http.stop());
+        // Its own thread, not the common pool: on a 2-core machine that pool has one thread, and the
+        // agents of one process would then wait for each other's loops one after the other.
+        Executor waiter = task -> {
+            Thread thread = new Thread(task, "berth-agent-stop-" + config.name());
+            thread.setDaemon(true);
+            thread.start();
+        };
+        return Future.fromCompletionStage(CompletableFuture.runAsync(() -> awaitLoop(grace), waiter)).compose(v -> http.stop());
     }
 
     /** Lets a pass or heartbeat in flight finish, so the client is not closed under it. */
-    private void awaitLoop() {
+    private void awaitLoop(Duration grace) {
         try {
-            if (!loop.awaitTermination(10, TimeUnit.SECONDS)) loop.shutdownNow();
+            if (!loop.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) loop.shutdownNow();
         } catch (InterruptedException e) {
             loop.shutdownNow();
             Thread.currentThread().interrupt();
