@@ -3,7 +3,6 @@ package dev.berth.manager.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.AdmissionFairSharing;
 import dev.berth.manager.core.PodsReadyPolicy;
-import dev.berth.manager.model.LabelRequirement;
 import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.objects.FieldCause;
 import dev.berth.manager.objects.FieldReader;
@@ -11,7 +10,6 @@ import dev.berth.manager.objects.LabelSelectorDecoder;
 import dev.berth.manager.objects.WorkloadResourcePolicy;
 import dev.berth.manager.server.JobIntegrationSettings;
 import dev.berth.manager.server.ManagedJobsPolicy;
-import dev.berth.protocol.Labels;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -98,8 +96,7 @@ final class ConfiguredBehaviours {
     private static LabelSelector namespaceSelector(KueueConfiguration kueue) {
         if (kueue.managedJobsNamespaceSelector() == null || !kueue.isSet("managedJobsNamespaceSelector")) {
             String own = kueue.namespace() == null || kueue.namespace().isBlank() ? "kueue-system" : kueue.namespace();
-            return new LabelSelector(java.util.Map.of(),
-                    List.of(new LabelRequirement(Labels.NAMESPACE_NAME, "NotIn", List.of("kube-system", own))));
+            return ManagedJobsPolicy.defaultSelectorExcluding(own);
         }
         List<FieldCause> causes = new ArrayList<>();
         LabelSelector selector = LabelSelectorDecoder.decode(FieldReader.root(

@@ -5,17 +5,14 @@ import java.util.Map;
 
 /**
  * What Berth does with each field of a Kueue Configuration: {@link Support#HONOURED} (acted on, maybe
- * mapped onto a Berth setting), {@link Support#PENDING} (parsed and validated here; the behaviour is
- * wired by its own change: until then it is warned about like an unused field), or
- * {@link Support#WARNED} (not used by Berth, with the reason). Keys are field paths without list
+ * mapped onto a Berth setting) or {@link Support#WARNED} (not used by Berth, with the reason). Keys are field paths without list
  * indices; a key also covers the fields under it. docs/operations.md lists the same table.
  */
 public final class FieldSupport {
-    public enum Support { HONOURED, PENDING, WARNED }
+    public enum Support { HONOURED, WARNED }
 
     public record Entry(Support support, String note) {}
 
-    private static final String PENDING_NOTE = "parsed and validated; this build does not act on it yet";
     private static final Map<String, Entry> TABLE = new LinkedHashMap<>();
 
     static {

@@ -15,12 +15,16 @@ import java.util.Map;
  */
 public record ManagedJobsPolicy(boolean manageJobsWithoutQueueName, LabelSelector managedJobsNamespaceSelector) {
     /** Kueue's default selector: every namespace but kube-system and Kueue's own (kueue-system). */
-    public static final LabelSelector DEFAULT_NAMESPACE_SELECTOR = new LabelSelector(Map.of(),
-            List.of(new LabelRequirement(Labels.NAMESPACE_NAME, "NotIn", List.of("kube-system", "kueue-system"))));
+    public static final LabelSelector DEFAULT_NAMESPACE_SELECTOR = defaultSelectorExcluding("kueue-system");
     public static final ManagedJobsPolicy DEFAULTS = new ManagedJobsPolicy(false, DEFAULT_NAMESPACE_SELECTOR);
 
     public ManagedJobsPolicy {
         managedJobsNamespaceSelector = managedJobsNamespaceSelector == null ? DEFAULT_NAMESPACE_SELECTOR : managedJobsNamespaceSelector;
+    }
+
+    /** Kueue's default managedJobsNamespaceSelector for Kueue running in {@code kueueNamespace}: all but kube-system and it. */
+    public static LabelSelector defaultSelectorExcluding(String kueueNamespace) {
+        return new LabelSelector(Map.of(), List.of(new LabelRequirement(Labels.NAMESPACE_NAME, "NotIn", List.of("kube-system", kueueNamespace))));
     }
 
     /** Whether jobs in a namespace with these labels are Kueue's to manage without the label, or to default. */
