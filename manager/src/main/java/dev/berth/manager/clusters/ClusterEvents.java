@@ -13,6 +13,13 @@ public interface ClusterEvents {
     /** A fresh heartbeat or capacity report arrived. */
     void capacityChanged(String cluster);
 
+    /**
+     * The highest fencing epoch the cluster's agent accepted (its heartbeat Lease; 0 when it publishes none),
+     * read at readAt, just before the listing of attempts that started at listingStartedAt and is reported next.
+     */
+    default void agentEpochBeforeListing(String cluster, long agentEpoch, Instant readAt, Instant listingStartedAt) {
+    }
+
     /** The attempts this manager has on the cluster, as just listed. */
     void attemptsListed(String cluster, List<RemoteWorkload> attempts);
 

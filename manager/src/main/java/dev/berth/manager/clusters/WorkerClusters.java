@@ -245,16 +245,21 @@ public final class WorkerClusters implements AutoCloseable {
         Future<Void> catalogueWritten = cluster.catalogueCurrent ? Future.succeededFuture() : calls.writeFlavorCatalogue(catalogue);
         catalogueWritten
                 .compose(written -> calls.readAgentLease())
-                .compose(lease -> calls.listAttempts(origin).map(attempts -> {
-                    onState(() -> {
-                        if (clusters.get(cluster.name) != cluster) return;
-                        if (catalogue.equals(flavorCatalogue)) cluster.catalogueCurrent = true;
-                        connected(cluster);
-                        heartbeat(cluster, lease);
-                        events.attemptsListed(cluster.name, attempts);
+                .compose(lease -> {
+                    Instant leaseReadAt = clock.instant();
+                    return calls.listAttempts(origin).map(attempts -> {
+                        onState(() -> {
+                            if (clusters.get(cluster.name) != cluster) return;
+                            if (catalogue.equals(flavorCatalogue)) cluster.catalogueCurrent = true;
+                            connected(cluster);
+                            heartbeat(cluster, lease);
+                            // the listing was sent after the Lease's answer came: both instants say so for the dispatcher
+                            events.agentEpochBeforeListing(cluster.name, AgentEpoch.of(lease), leaseReadAt, leaseReadAt);
+                            events.attemptsListed(cluster.name, attempts);
+                        });
+                        return null;
                     });
-                    return null;
-                }))
+                })
                 .onComplete(done -> onState(() -> {
                     cluster.polling = false;
                     if (done.failed() && clusters.get(cluster.name) == cluster) failed(cluster, describe(done.cause()));

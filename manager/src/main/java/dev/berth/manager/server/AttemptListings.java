@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.SupersededCreate;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,10 @@ final class AttemptListings {
     private final Clock clock;
     private final long epoch;
     private final RemoteStatusMirror mirror;
+    /** Per cluster, the agent's epoch read in the poll whose listing comes next. */
+    private final Map<String, AgentEpochReading> agentEpochs = new HashMap<>();
+
+    private record AgentEpochReading(long epoch, Instant readAt, Instant listingStartedAt) {}
 
     AttemptListings(Dispatcher dispatcher, ManagerState state, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
@@ -44,12 +50,23 @@ final class AttemptListings {
         this.mirror = new RemoteStatusMirror(dispatcher, state, clock);
     }
 
+    void agentEpochRead(String cluster, long agentEpoch, Instant readAt, Instant listingStartedAt) {
+        agentEpochs.put(cluster, new AgentEpochReading(agentEpoch, readAt, listingStartedAt));
+    }
+
     void listed(String cluster, List<RemoteWorkload> listed) {
         Set<WorkloadKey> seen = new HashSet<>();
+        Set<String> attemptIds = new HashSet<>();
         for (RemoteWorkload remote : listed) {
             seen.add(WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName()));
+            attemptIds.add(remote.getSpec().getAttemptId());
         }
         dispatchAgainWhereMissing(cluster, seen);
+        AgentEpochReading reading = agentEpochs.remove(cluster);
+        if (reading != null) {
+            dispatcher.failover.fences.supersede(cluster,
+                    new SupersededCreate.Poll(reading.epoch(), reading.readAt(), reading.listingStartedAt(), attemptIds));
+        }
         Map<WorkloadKey, DispatchAttempt> attempts = dispatcher.attempts();
         for (RemoteWorkload remote : listed) {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());

@@ -46,7 +46,7 @@ final class ClusterFailover {
         this.options = options;
         this.status = status;
         this.lostPolicy = new LostClusterPolicy(options.failover());
-        this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout());
+        this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout(), dispatcher.epoch());
         this.fences.saved = (key, held) -> DispatchHolds.write(state, key, held);
     }
 

@@ -47,6 +47,12 @@ final class DispatchAttempt {
      * on its way, so dropping that cluster holds the workload until the copy's lease has run out.
      */
     final Set<String> confirmed = new HashSet<>();
+    /**
+     * Clusters this manager sent a create of the attempt to (stamped with its own epoch). A copy recorded by
+     * an earlier manager and never sent by this one carries an older epoch, which an agent that accepted
+     * this manager's epoch refuses.
+     */
+    final Set<String> createsSent = new HashSet<>();
 
     /** The latest lease stamp sent to the cluster: its last renewal, else the dispatch time, else now. */
     Instant lastStamp(String cluster, Instant now) {

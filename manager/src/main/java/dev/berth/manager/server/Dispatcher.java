@@ -286,7 +286,8 @@ final class Dispatcher implements ClusterEvents {
      */
     void holdUntilLeaseRunsOut(WorkloadKey key, DispatchAttempt attempt, String cluster, String why) {
         Instant leaseGoneAt = attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant());
-        if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, why)) {
+        long createEpochAtMost = attempt.createsSent.contains(cluster) ? epoch : epoch - 1;
+        if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, createEpochAtMost, why)) {
             failover.events.warning(cluster, Conditions.Reasons.DISPATCH_UNCONFIRMED, "workload " + key + ": " + failover.fences.hold(key));
         }
     }
@@ -378,6 +379,11 @@ final class Dispatcher implements ClusterEvents {
     public void capacityChanged(String cluster) {
         queue.addAll(waiting);
         reconcile();
+    }
+
+    @Override
+    public void agentEpochBeforeListing(String cluster, long agentEpoch, Instant readAt, Instant listingStartedAt) {
+        listings.agentEpochRead(cluster, agentEpoch, readAt, listingStartedAt);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.OldAttemptFence;
 import dev.berth.manager.dispatch.RedispatchGate;
+import dev.berth.manager.dispatch.SupersededCreate;
 import dev.berth.manager.model.WorkloadKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,9 +40,14 @@ final class OldAttemptFences {
     /** Where a workload's fences are kept across restarts (its status); called with none when the last is lifted. */
     java.util.function.BiConsumer<WorkloadKey, java.util.Collection<OldAttemptFence>> saved = (key, fences) -> { };
 
-    OldAttemptFences(Clock clock, Duration maxWait) {
+    /** Per unconfirmed create ("namespace/name cluster attempt"), the highest epoch it can carry. */
+    private final Map<String, Long> createEpochs = new HashMap<>();
+    private final long epoch;
+
+    OldAttemptFences(Clock clock, Duration maxWait, long epoch) {
         this.clock = clock;
         this.gate = new RedispatchGate(maxWait);
+        this.epoch = epoch;
     }
 
     /** Holds the workload back until the attempt's pods on the cluster are stopped. */
@@ -56,12 +62,13 @@ final class OldAttemptFences {
      * Holds the workload back until the lease of an attempt whose create the cluster never acknowledged
      * has surely run out: the create may still arrive. Nothing to hold when it has run out already.
      */
-    boolean raiseUnconfirmed(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, String why) {
+    boolean raiseUnconfirmed(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, long createEpochAtMost, String why) {
         Instant now = clock.instant();
         if (!now.isBefore(leaseGoneAt)) return false;
         OldAttemptFence before = fences.getOrDefault(key, Map.of()).get(cluster);
         if (before != null && !before.unconfirmedCreate()) return false;
         put(key, OldAttemptFence.unconfirmed(cluster, attemptId, now, leaseGoneAt));
+        createEpochs.put(createKey(key, cluster, attemptId), createEpochAtMost);
         saved.accept(key, fences.get(key).values());
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held, " + why + ": " + messages.get(key));
@@ -78,6 +85,7 @@ final class OldAttemptFences {
         OldAttemptFence fence = byCluster == null ? null : byCluster.get(cluster);
         if (fence == null || !fence.unconfirmedCreate() || !fence.attemptId().equals(attemptId)) return false;
         byCluster.remove(cluster);
+        createEpochs.remove(createKey(key, cluster, attemptId));
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("the cluster answered the create it was held for: hold lifted");
         saved.accept(key, List.copyOf(byCluster.values()));
@@ -93,8 +101,36 @@ final class OldAttemptFences {
      */
     void restore(WorkloadKey key, OldAttemptFence fence) {
         put(key, fence);
+        // an earlier manager raised it, about a create it sent with its own, lower epoch: every start raises the epoch
+        if (fence.unconfirmedCreate()) createEpochs.put(createKey(key, fence.cluster(), fence.attemptId()), epoch - 1);
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", fence.cluster()).addKeyValue("attempt", fence.attemptId())
                 .log("redispatch held again after a restart: " + messages.get(key));
+    }
+
+    /**
+     * A poll of the cluster: an unconfirmed create there that the agent will refuse from now on, and that the
+     * listing does not show ({@link SupersededCreate}), is held no longer for its lease; its workload is held
+     * instead until listings find no pod of the attempt running (a copy that landed and was deleted meanwhile).
+     */
+    void supersede(String cluster, SupersededCreate.Poll poll) {
+        Instant now = clock.instant();
+        for (WorkloadKey key : new ArrayList<>(fences.keySet())) {
+            OldAttemptFence fence = fences.get(key).get(cluster);
+            if (fence == null || !fence.unconfirmedCreate()) continue;
+            Long createEpoch = createEpochs.get(createKey(key, cluster, fence.attemptId()));
+            if (createEpoch == null) continue;
+            SupersededCreate.Verdict verdict = SupersededCreate.decide(fence, createEpoch, poll, now);
+            if (!verdict.superseded()) continue;
+            createEpochs.remove(createKey(key, cluster, fence.attemptId()));
+            put(key, SupersededCreate.podHoldFor(fence));
+            saved.accept(key, List.copyOf(fences.get(key).values()));
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", fence.attemptId())
+                    .addKeyValue("agentEpoch", poll.agentEpoch()).log("unconfirmed create superseded: " + verdict.message());
+        }
+    }
+
+    private static String createKey(WorkloadKey key, String cluster, String attemptId) {
+        return key + " " + cluster + " " + attemptId;
     }
 
     /** Holds the workload with the fence, and words why as the gate would for a fresh one of its kind. */
@@ -123,6 +159,7 @@ final class OldAttemptFences {
                 RedispatchGate.Verdict verdict = gate.decide(fence, clusters.health(fence.cluster()).health(), now);
                 if (verdict.mayRedispatch()) {
                     byCluster.remove(fence.cluster());
+                    createEpochs.remove(createKey(key, fence.cluster(), fence.attemptId()));
                     lifted(key, fence, verdict, events);
                 } else {
                     waiting.add(verdict.message());

@@ -33,6 +33,7 @@ final class RemoteCreates {
         WorkerClusters clusters = dispatcher.clusters;
         for (String cluster : targets) {
             attempt.clusters.add(cluster);
+            attempt.createsSent.add(cluster);
             attempt.lastRenewal.put(cluster, clock.instant());
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                     .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
