@@ -209,6 +209,14 @@ public final class DrillEnvironment implements AutoCloseable {
         gone.add(replica);
     }
 
+    /** Starts a killed replica again, a new container on its alias and volume (a crashed pod restarted); returns once it answers /readyz. */
+    public ManagerReplica startManagerAgain(ManagerReplica killed) {
+        int index = Integer.parseInt(killed.alias().substring(killed.alias().lastIndexOf('-') + 1));
+        ManagerReplica started = startReplica(index);
+        live.add(started);
+        return started;
+    }
+
     /**
      * Starts every replica again on its own volume, all at once (as a StatefulSet with parallel pod
      * management restarts them), as after a full restart; returns once each answers /readyz.

@@ -325,4 +325,29 @@ class AgentIntegrationTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(statusOf("team-fence", "stale-leader").getPhase()).isEqualTo(RemoteWorkloadPhase.REJECTED));
         assertThat(statusOf("team-fence", "new-leader").getPhase()).isEqualTo(RemoteWorkloadPhase.ADMITTED);
     }
+
+    /**
+     * What lets the manager release a dead leader's unconfirmed dispatch early: once the agent published an
+     * epoch, a create stamped older is refused even when nothing of the newer epoch is left on the cluster
+     * (the mark outlives the objects that raised it), and nothing of it is created.
+     */
+    @Test
+    @Order(102)
+    void aLateCreateOfAnOlderEpochIsRefusedAfterTheNewerEpochsObjectsAreGone() {
+        client.resources(RemoteWorkload.class).inNamespace("team-fence").withName("new-leader").delete();
+        await().atMost(WAIT).until(() -> client.resources(RemoteWorkload.class).inNamespace("team-fence").withName("new-leader").get() == null);
+        assertThat(client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get()
+                .getMetadata().getAnnotations()).containsEntry(Annotations.AGENT_FENCING_EPOCH, "7");
+
+        RemoteWorkload late = submit("team-fence", "dead-leader-late", spec(attempt(), 6, Templates.job("dl", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            RemoteWorkloadStatus status = statusOf("team-fence", "dead-leader-late");
+            assertThat(status.getPhase()).isEqualTo(RemoteWorkloadPhase.REJECTED);
+            assertThat(status.getReason()).isEqualTo("FencingEpochSuperseded");
+        });
+        assertThat(job("team-fence", "dl")).isEmpty();
+        assertThat(client.pods().inNamespace("team-fence").withLabel(Labels.ATTEMPT_ID, late.getSpec().getAttemptId())
+                .list().getItems()).isEmpty();
+    }
 }

@@ -35,6 +35,13 @@ public record ReplicaOptions(
     public static final int DEFAULT_CLUSTER_PORT = 5701;
     public static final String DEFAULT_CLUSTER_NAME = "berth-manager";
     public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long a member may miss heartbeats (sent every second) before the others drop it. A killed pod's
+     * address goes silent rather than refusing connections, so this is most of a leader handover: 3 s keeps
+     * the handover under 5 s; a longer pause (GC, an overloaded node) than this makes a member look dead,
+     * which costs a needless election but never two writers (the epoch fences the store and the agents).
+     */
+    public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
 
     public ReplicaOptions {
         clusterName = clusterName == null || clusterName.isBlank() ? DEFAULT_CLUSTER_NAME : clusterName;
