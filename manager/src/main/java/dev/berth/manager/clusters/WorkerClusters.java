@@ -45,7 +45,7 @@ public final class WorkerClusters implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Builds cluster clients (reads kubeconfigs, creates each client's Vert.x): plain daemon threads, never a Vert.x one. */
-    private static final ExecutorService CONNECTING = Executors.newCachedThreadPool(task -> {
+    static final ExecutorService CONNECTING = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "berth-cluster-connect");
         thread.setDaemon(true);
         return thread;

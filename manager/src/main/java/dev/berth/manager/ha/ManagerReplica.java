@@ -119,6 +119,7 @@ public final class ManagerReplica implements AutoCloseable {
                         + options.minMembersToLead() + " needed to lead");
             }
         });
+        dev.berth.manager.clusters.ClientWarmUp.start();
         leadership.start();
     }
 
