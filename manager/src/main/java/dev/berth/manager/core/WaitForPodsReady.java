@@ -59,7 +59,7 @@ final class WaitForPodsReady {
         for (Set<WorkloadEntry> reserved : state.reservedByQueue.values()) {
             for (WorkloadEntry entry : reserved) {
                 PodsReadyTimeout.Wait wait = PodsReadyTimeout.waiting(policy, entry.status, now);
-                if (wait != null && wait.expired()) timedOut.add(entry);
+                if (wait != null && wait.expired() && !entry.awaitingStop()) timedOut.add(entry);
             }
         }
         for (WorkloadEntry entry : timedOut) {
