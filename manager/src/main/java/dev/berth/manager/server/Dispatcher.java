@@ -71,7 +71,7 @@ final class Dispatcher implements ClusterEvents {
     private final AttemptListings listings;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
-    /** Evicted workloads whose copy is being stopped: they keep their quota until it is (issue 20, rule 4). */
+    /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
     private final EvictedCopyStops stops;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
@@ -194,12 +194,11 @@ final class Dispatcher implements ClusterEvents {
             stops.reconcile(key, attempt);
             return;
         }
-        if (status == null) stops.copies.forget(key);
         boolean running = status != null && status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED)
                 && !status.isTrue(Conditions.EVICTED);
         if (!running) {
             waiting.remove(key);
-            if (status == null) lastPlacement.remove(key);
+            if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); }
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }

@@ -103,6 +103,21 @@ class RemoteCopyStopSemanticsTest {
                     s.controller.copyStopped(key("team/w"));
                     assertThat(s.usage("team", "default/cpu")).isZero();
                 }),
+                row("a restarted controller keeps an evicted workload's quota until its copy is confirmed stopped", s -> {
+                    preemption(s, remotelyRunning(s));
+                    WorkloadStatus stored = s.status("team/low");
+                    Scenario restarted = new Scenario();
+                    restarted.flavors("default").cq(clusterQueue("team").preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER)
+                            .group(flavor("default", quota("cpu", "4"))));
+                    restarted.controller.submit(restarted.w("team", "low").priority(0).request("cpu", "4").build(), true, stored);
+                    restarted.run(restarted.w("team", "high").priority(10).request("cpu", "4"));
+                    assertThat(restarted.reserved("team/high")).isFalse();
+                    assertThat(restarted.usage("team", "default/cpu")).isEqualTo(4000);
+                    restarted.controller.copyStopped(key("team/low"));
+                    assertThat(restarted.condition("team/low", Conditions.EVICTED).reason()).isEqualTo("Preempted");
+                    restarted.schedule();
+                    assertThat(restarted.admitted("team/high")).isTrue();
+                }),
                 row("an eviction for a lost or drained cluster releases at once: the dispatcher fences that copy itself", s -> {
                     s.flavors("default").cq(clusterQueue("team").group(flavor("default", quota("cpu", "4"))));
                     Set<WorkloadKey> running = remotelyRunning(s);
