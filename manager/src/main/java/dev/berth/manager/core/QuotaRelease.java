@@ -48,7 +48,7 @@ final class QuotaRelease {
             return;
         }
         String queue = entry.admission.clusterQueue();
-        entry.pendingEviction = new PendingEviction(reason, message, preemptionReason, requeue);
+        state.evictionPending(entry, new PendingEviction(reason, message, preemptionReason, requeue));
         writer.write(entry, WorkloadConditions.evictionPending(entry.status, reason, message, preemptionReason, writer.now()));
         reportEviction(entry, queue, reason);
         queueStatus.touched(entry);

@@ -89,7 +89,7 @@ final class WorkloadLifecycle {
         if (state.quota.hasClusterQueue(entry.clusterQueue)) state.quota.addUsage(entry.clusterQueue, entry.usage);
         queues.structureChanged();
         Condition evicted = entry.status.condition(Conditions.EVICTED);
-        if (evicted != null && evicted.status()) entry.pendingEviction = PendingEviction.fromCondition(evicted, entry.active);
+        if (evicted != null && evicted.status()) state.evictionPending(entry, PendingEviction.fromCondition(evicted, entry.active));
     }
 
     void delete(WorkloadKey key) {

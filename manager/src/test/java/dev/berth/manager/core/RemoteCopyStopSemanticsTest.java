@@ -103,6 +103,24 @@ class RemoteCopyStopSemanticsTest {
                     s.controller.copyStopped(key("team/w"));
                     assertThat(s.usage("team", "default/cpu")).isZero();
                 }),
+                row("a preemptor takes a workload already evicted and stopping before any other candidate (Kueue's ordering)", s -> {
+                    s.flavors("default").cq(clusterQueue("team").preemption(PreemptionPolicy.LOWER_PRIORITY, PreemptionPolicy.NEVER)
+                            .group(flavor("default", quota("cpu", "8"))));
+                    Set<WorkloadKey> running = remotelyRunning(s);
+                    s.run(s.w("team", "low").priority(0).request("cpu", "4"));
+                    s.run(s.w("team", "mid").priority(5).request("cpu", "4"));
+                    running.add(key("team/low"));
+                    running.add(key("team/mid"));
+                    s.controller.setActive(key("team/mid"), false);
+                    assertThat(s.reserved("team/mid")).isTrue();
+                    s.run(s.w("team", "high").priority(10).request("cpu", "4"));
+                    assertThat(s.evicted("team/low")).as("low is not evicted: mid's quota is on its way").isFalse();
+                    assertThat(s.pendingMessage("team/high")).contains("Pending the preemption of 1 workload(s)");
+                    s.controller.copyStopped(key("team/mid"));
+                    s.schedule();
+                    assertThat(s.admitted("team/high")).isTrue();
+                    assertThat(s.admitted("team/low")).isTrue();
+                }),
                 row("a restarted controller keeps an evicted workload's quota until its copy is confirmed stopped", s -> {
                     preemption(s, remotelyRunning(s));
                     WorkloadStatus stored = s.status("team/low");
