@@ -40,6 +40,7 @@ public final class AdmissionController {
     private final AdmissionEffects effects;
     private final WaitForPodsReady podsReady;
     private final AdmissionReadModel reads;
+    private final QuotaRelease quotaRelease;
     /** A pass is open while its last slice stopped at the budget with heads left. */
     private boolean passOpen;
     private int cyclesInPass;
@@ -52,13 +53,29 @@ public final class AdmissionController {
         this.queueStatus = new QueueStatusReporter(state, sink, options.fairSharing());
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
-        QuotaRelease quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
+        this.quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
         this.lifecycle = new WorkloadLifecycle(state, queues, quotaRelease, writer, queueStatus, sink, options.retainFinishedWorkloadsFor(),
                 options.deactivatedRetention());
         this.checks = new AdmissionCheckTransitions(queues, quotaRelease, writer, queueStatus, listener);
         this.podsReady = new WaitForPodsReady(options.waitForPodsReady(), state, queues, quotaRelease, writer);
         this.effects = new AdmissionEffects(state, quotaRelease, writer, queueStatus, listener, podsReady);
         this.reads = new AdmissionReadModel(state, options, queueStatus, clock);
+    }
+
+    /**
+     * Who knows whether a workload's copy runs on a worker cluster (the dispatcher): evicting such a
+     * workload keeps its quota until {@link #copyStopped}. {@link RunningCopies#NONE} by default.
+     */
+    public void setRunningCopies(RunningCopies copies) {
+        quotaRelease.runningCopies(copies);
+    }
+
+    /**
+     * The copy of an evicted workload (Evicted=True, QuotaReserved=True) is confirmed stopped on its
+     * worker cluster, or was never there: its quota is released and it is requeued as its eviction said.
+     */
+    public void copyStopped(WorkloadKey key) {
+        lifecycle.copyStopped(key);
     }
 
     /** Who hears admissions, evictions and attempts (metrics); {@link AdmissionListener#NONE} by default. */

@@ -84,7 +84,8 @@ final class AdmissionEffects implements SchedulingCycle.Effects {
     public void preempt(WorkloadEntry preemptor, List<PreemptionTarget> targets) {
         for (PreemptionTarget target : targets) {
             WorkloadEntry victim = state.workloads.get(target.victim().key());
-            if (victim == null || !victim.holdsQuota()) continue;
+            // a victim already evicted, whose copy is still stopping, is not evicted twice (Kueue skips evicted targets)
+            if (victim == null || !victim.holdsQuota() || victim.awaitingStop()) continue;
             String message = "Preempted to accommodate a workload (" + preemptor.key() + ") due to " + describe(target.reason());
             quotaRelease.evict(victim, Reasons.PREEMPTED, message, target.reason(), true);
             listener.preempted(preemptor.clusterQueue, target.reason());

@@ -101,6 +101,17 @@ final class ClusterState {
         holders.reserved(entry, clusterQueue, quota);
     }
 
+    /**
+     * The entry is evicted but keeps its quota while its remote copy stops: it is re-indexed, as
+     * preemption takes such workloads first (Kueue's candidate ordering).
+     */
+    void evictionPending(WorkloadEntry entry, PendingEviction pending) {
+        String clusterQueue = entry.admission.clusterQueue();
+        holders.released(entry, clusterQueue, quota);
+        entry.pendingEviction = pending;
+        holders.reserved(entry, clusterQueue, quota);
+    }
+
     /** The entry no longer holds quota in the queue. */
     void released(WorkloadEntry entry, String clusterQueue) {
         Set<WorkloadEntry> reserved = reservedByQueue.get(clusterQueue);

@@ -22,6 +22,7 @@ import java.util.TreeSet;
 final class HolderIndex {
     static final Comparator<WorkloadEntry> VICTIM_ORDER = (a, b) -> {
         if (a == b) return 0;
+        if (a.awaitingStop() != b.awaitingStop()) return a.awaitingStop() ? -1 : 1;
         int aPriority = a.request.priority();
         int bPriority = b.request.priority();
         if (aPriority != bPriority) return Integer.compare(aPriority, bPriority);
@@ -35,7 +36,7 @@ final class HolderIndex {
     /** The entry now holds quota in {@code clusterQueue}; its reservation time and usage are set. */
     void reserved(WorkloadEntry entry, String clusterQueue, QuotaTree quota) {
         entry.holderView = new AdmittedWorkload(entry.key(), clusterQueue, entry.request.priority(),
-                entry.request.creationMillis(), entry.reservedAtMillis, entry.usage);
+                entry.request.creationMillis(), entry.reservedAtMillis, entry.usage, entry.awaitingStop());
         byQueue.computeIfAbsent(clusterQueue, q -> new TreeSet<>(VICTIM_ORDER)).add(entry);
         TreeSet<WorkloadEntry> tree = treeSetOf(clusterQueue, quota);
         if (tree != null) tree.add(entry);

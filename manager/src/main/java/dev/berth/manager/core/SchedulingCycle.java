@@ -130,14 +130,22 @@ final class SchedulingCycle {
                 // took, and whose preemptor still fits once its targets are gone.
                 boolean overlaps = nomination.targets.stream().anyMatch(t -> victimsThisCycle.contains(t.victim().key()));
                 if (!overlaps && fitsOnceVictimsGone(nomination)) {
-                    queue.putBackAsPreemptor(entry);
+                    int issued = newlyEvicted(nomination.targets);
+                    if (issued > 0) {
+                        queue.putBackAsPreemptor(entry);
+                    } else {
+                        // every target is evicted already and waits for its copy to stop: the preemptor waits for
+                        // that quota to be freed (capacityFreed) instead of being offered again every cycle
+                        queue.park(entry, nomination.queue.queueingStrategy(), nomination.generation, false);
+                    }
                     nomination.targets.forEach(t -> victimsThisCycle.add(t.victim().key()));
                     effects.preempt(entry, nomination.targets);
-                    preempted += nomination.targets.size();
+                    preempted += issued;
                     // Kueue counts a preemptor's usage in the cycle's cohort usage, so the quota its victims
                     // free is not taken by a workload ordered after it. Berth evicts at once, so the quota stays
-                    // held until the preemptor is nominated again, in the next cycle.
-                    state.hold(entry, nomination.queue.name(), nomination.assignment.usage());
+                    // held until the preemptor is nominated again, in the next cycle. Victims still stopping hold
+                    // their quota themselves: nothing is held on top of it meanwhile.
+                    if (issued > 0) state.hold(entry, nomination.queue.name(), nomination.assignment.usage());
                 } else {
                     queue.putBack(entry);
                 }
@@ -156,6 +164,16 @@ final class SchedulingCycle {
             }
         }
         return new Outcome(nominations.size(), admitted, preempted);
+    }
+
+    /** How many of the targets a preemption would evict now: those not already evicted and waiting for their copy to stop. */
+    private int newlyEvicted(List<PreemptionTarget> targets) {
+        int count = 0;
+        for (PreemptionTarget target : targets) {
+            WorkloadEntry victim = state.workloads.get(target.victim().key());
+            if (victim == null || !victim.awaitingStop()) count++;
+        }
+        return count;
     }
 
     /**

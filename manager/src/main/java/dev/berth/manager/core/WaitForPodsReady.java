@@ -59,7 +59,7 @@ final class WaitForPodsReady {
         for (Set<WorkloadEntry> reserved : state.reservedByQueue.values()) {
             for (WorkloadEntry entry : reserved) {
                 PodsReadyTimeout.Wait wait = PodsReadyTimeout.waiting(policy, entry.status, now);
-                if (wait != null && wait.expired()) timedOut.add(entry);
+                if (wait != null && wait.expired() && !entry.awaitingStop()) timedOut.add(entry);
             }
         }
         for (WorkloadEntry entry : timedOut) {
@@ -71,7 +71,8 @@ final class WaitForPodsReady {
             }
             entry.status = entry.status.withRequeueAt(PodsReadyTimeout.requeueAt(policy, entry.status, now));
             quotaRelease.evict(entry, Reasons.PODS_READY_TIMEOUT, PodsReadyTimeout.evictedMessage(entry.key().toString()), null, true);
-            if (policy.requeuingStrategy().timestamp() == PodsReadyPolicy.Timestamp.CREATION) {
+            // a workload whose copy is still stopping is queued when its quota is released, in eviction order
+            if (policy.requeuingStrategy().timestamp() == PodsReadyPolicy.Timestamp.CREATION && !entry.awaitingStop()) {
                 queues.unqueue(entry);
                 entry.queueOrderMillis = entry.request.creationMillis();
                 queues.enqueue(entry);

@@ -68,6 +68,18 @@ final class WorkloadConditions {
         return status.with(status.conditions(), status.admission(), checks, status.requeueCount());
     }
 
+    /**
+     * Evicted while the workload's copy on a worker cluster is stopped: Evicted (and Preempted) turn True,
+     * QuotaReserved and Admitted stay as they are, as in Kueue until the evicted job is no longer active.
+     * {@link #evicted} follows once the copy is confirmed stopped.
+     */
+    static WorkloadStatus evictionPending(WorkloadStatus status, String reason, String message, String preemptionReason, Instant now) {
+        List<Condition> updates = new ArrayList<>();
+        updates.add(new Condition(Conditions.EVICTED, true, reason, message, now));
+        if (preemptionReason != null) updates.add(new Condition(Conditions.PREEMPTED, true, preemptionReason, message, now));
+        return status(status, now, status.admission(), status.admissionChecks(), updates.toArray(Condition[]::new));
+    }
+
     /** Evicted: quota released and (when requeue is true) back in the queue. preemptionReason is null unless preempted. */
     static WorkloadStatus evicted(WorkloadStatus status, String reason, String message, String preemptionReason,
                                   boolean requeue, Instant now) {

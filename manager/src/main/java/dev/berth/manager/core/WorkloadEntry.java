@@ -45,6 +45,8 @@ final class WorkloadEntry {
      */
     Map<FlavorResource, Long> preemptionHold;
     String preemptionHoldQueue;
+    /** Non-null while evicted but still holding quota: its copy on a worker cluster is being stopped. */
+    PendingEviction pendingEviction;
     long finishedAtMillis;
     boolean finished;
     /** The LocalQueue key (namespace/name) the workload is accounted to. */
@@ -67,6 +69,11 @@ final class WorkloadEntry {
 
     boolean holdsQuota() {
         return admission != null;
+    }
+
+    /** Evicted, its quota kept until its remote copy is confirmed stopped. */
+    boolean awaitingStop() {
+        return pendingEviction != null && admission != null;
     }
 
     boolean isAdmitted() {

@@ -88,6 +88,8 @@ final class WorkloadLifecycle {
         state.reserved(entry, entry.clusterQueue);
         if (state.quota.hasClusterQueue(entry.clusterQueue)) state.quota.addUsage(entry.clusterQueue, entry.usage);
         queues.structureChanged();
+        Condition evicted = entry.status.condition(Conditions.EVICTED);
+        if (evicted != null && evicted.status()) state.evictionPending(entry, PendingEviction.fromCondition(evicted, entry.active));
     }
 
     void delete(WorkloadKey key) {
@@ -121,17 +123,30 @@ final class WorkloadLifecycle {
     /**
      * Evicts a workload that holds quota, for a reason outside the scheduler (its worker cluster was
      * lost or drained): its quota is released and it is requeued. Nothing happens when it holds none.
+     * Released at once: the dispatcher fences that cluster's copy itself.
      */
     void evict(WorkloadKey key, String reason, String message) {
         WorkloadEntry entry = state.workloads.get(key);
         if (entry == null || entry.finished || !entry.holdsQuota()) return;
-        quotaRelease.evict(entry, reason, message, null, true);
+        quotaRelease.evictReleasing(entry, reason, message, null, true);
+    }
+
+    /** The evicted workload's copy on its worker cluster is confirmed stopped: its quota is released now. */
+    void copyStopped(WorkloadKey key) {
+        WorkloadEntry entry = state.workloads.get(key);
+        if (entry == null || entry.finished) return;
+        quotaRelease.copyStopped(entry);
     }
 
     void setActive(WorkloadKey key, boolean active) {
         WorkloadEntry entry = state.workloads.get(key);
         if (entry == null || entry.finished || entry.active == active) return;
-        if (!active) {
+        if (entry.awaitingStop()) {
+            // the eviction waits for the copy to stop; it then requeues the workload only if active again
+            entry.active = active;
+            PendingEviction pending = entry.pendingEviction;
+            entry.pendingEviction = new PendingEviction(pending.reason(), pending.message(), pending.preemptionReason(), active);
+        } else if (!active) {
             entry.active = false;
             entry.status = entry.status.withRequeueAt(null); // Kueue clears the backoff of a deactivated workload
             if (entry.holdsQuota()) {
@@ -153,6 +168,7 @@ final class WorkloadLifecycle {
     void clusterQueueStopped(String clusterQueue, StopPolicy policy) {
         if (!policy.stopsAdmission()) return;
         for (WorkloadEntry entry : List.copyOf(state.reservedByQueue.getOrDefault(clusterQueue, Set.of()))) {
+            if (entry.awaitingStop()) continue;
             if (policy == StopPolicy.HOLD_AND_DRAIN || !entry.isAdmitted()) {
                 quotaRelease.evict(entry, Reasons.CLUSTER_QUEUE_STOPPED, "The ClusterQueue is stopped", null, true);
             }
@@ -163,7 +179,7 @@ final class WorkloadLifecycle {
     void localQueueStopped(LocalQueueSpec spec) {
         if (!spec.stopPolicy().stopsAdmission()) return;
         for (WorkloadEntry entry : List.copyOf(state.byLocalQueue.getOrDefault(spec.key(), Set.of()))) {
-            if (!entry.holdsQuota()) continue;
+            if (!entry.holdsQuota() || entry.awaitingStop()) continue;
             if (spec.stopPolicy() == StopPolicy.HOLD_AND_DRAIN || !entry.isAdmitted()) {
                 quotaRelease.evict(entry, Reasons.LOCAL_QUEUE_STOPPED, "The LocalQueue is stopped", null, true);
             }
@@ -176,7 +192,7 @@ final class WorkloadLifecycle {
         List<WorkloadEntry> overdue = new ArrayList<>();
         for (Set<WorkloadEntry> reserved : state.reservedByQueue.values()) {
             for (WorkloadEntry entry : reserved) {
-                if (ExecutionTimeLimit.exceeded(entry.request, entry.status, now)) overdue.add(entry);
+                if (!entry.awaitingStop() && ExecutionTimeLimit.exceeded(entry.request, entry.status, now)) overdue.add(entry);
             }
         }
         for (WorkloadEntry entry : overdue) {

@@ -106,10 +106,12 @@ public final class PreemptionPlanner {
     }
 
     /**
-     * Kueue's victim order within each group: lower priority first, then the most recently
-     * reserved, then by key (a total order, so the result does not depend on the input order).
+     * Kueue's victim order within each group: workloads already evicted (still stopping) first, then
+     * lower priority, then the most recently reserved, then by key (a total order, so the result does
+     * not depend on the input order).
      */
     private static final Comparator<AdmittedWorkload> VICTIM_ORDER = (a, b) -> {
+        if (a.evicted() != b.evicted()) return a.evicted() ? -1 : 1;
         if (a.priority() != b.priority()) return Integer.compare(a.priority(), b.priority());
         if (a.reservedAtMillis() != b.reservedAtMillis()) return Long.compare(b.reservedAtMillis(), a.reservedAtMillis());
         return a.key().compareTo(b.key());
@@ -140,7 +142,15 @@ public final class PreemptionPlanner {
         otherQueues.sort(VICTIM_ORDER);
         sameQueue.sort(VICTIM_ORDER);
         otherQueues.addAll(sameQueue);
-        return otherQueues;
+        return evictedFirst(otherQueues);
+    }
+
+    /** Kueue orders workloads already evicted before all others, whichever queue holds them (a stable move). */
+    private static List<AdmittedWorkload> evictedFirst(List<AdmittedWorkload> candidates) {
+        if (candidates.stream().noneMatch(AdmittedWorkload::evicted)) return candidates;
+        List<AdmittedWorkload> ordered = new ArrayList<>(candidates.stream().filter(AdmittedWorkload::evicted).toList());
+        candidates.stream().filter(w -> !w.evicted()).forEach(ordered::add);
+        return ordered;
     }
 
     /** Sorts workloads into the planner's victim order, so that {@link #plan} can order candidates cheaply. */

@@ -71,6 +71,8 @@ final class Dispatcher implements ClusterEvents {
     private final AttemptListings listings;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
+    /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
+    private final EvictedCopyStops stops;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -87,6 +89,8 @@ final class Dispatcher implements ClusterEvents {
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
         this.creates = new RemoteCreates(this, clock, epoch);
+        this.stops = new EvictedCopyStops(this, state, clock, options);
+        state.controller.setRunningCopies(attempts::containsKey);
     }
 
     Clock clock() {
@@ -185,11 +189,16 @@ final class Dispatcher implements ClusterEvents {
     private void reconcile(WorkloadKey key) {
         WorkloadStatus status = state.controller.statusOf(key);
         DispatchAttempt attempt = attempts.get(key);
+        if (EvictedCopyStops.awaitingStop(status)) {
+            waiting.remove(key);
+            stops.reconcile(key, attempt);
+            return;
+        }
         boolean running = status != null && status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED)
                 && !status.isTrue(Conditions.EVICTED);
         if (!running) {
             waiting.remove(key);
-            if (status == null) lastPlacement.remove(key);
+            if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); }
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -276,6 +285,7 @@ final class Dispatcher implements ClusterEvents {
                 inFlight.add(attempt.request);
             }
         }
+        inFlight.addAll(stops.copies.demandOn(view.name()));
         return InFlightDispatches.withoutInFlight(view, inFlight);
     }
 
