@@ -1,5 +1,5 @@
 // The dashboard: five views over one live snapshot from /dashboard/stream.
-import {follow, onUnauthorized, setToken} from './stream.js';
+import {follow, onUnauthorized} from './stream.js';
 import {renderCohorts} from './cohorts.js';
 import {renderPending} from './pending.js';
 import {renderClusters} from './clusters.js';
@@ -54,14 +54,8 @@ $('explain-close').addEventListener('click', () => {
 $('event-namespace').addEventListener('change', render);
 $('event-reason').addEventListener('change', render);
 
-const feed = follow('/dashboard/stream', next => { snapshot = next; render(); }, connection);
-onUnauthorized(() => { $('token-box').hidden = false; });
-$('token-box').addEventListener('submit', e => {
-  e.preventDefault();
-  setToken($('token-input').value.trim());
-  $('token-input').value = '';
-  $('token-box').hidden = true;
-  feed.restart();
-});
+follow('/dashboard/stream', next => { snapshot = next; render(); }, connection);
+// Signed out (or the session ended): say how to sign in; opening a fresh link reloads the page.
+onUnauthorized(() => { $('sign-in').hidden = false; });
 setInterval(render, 5000); // ages move on between snapshots
 render();

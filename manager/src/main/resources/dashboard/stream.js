@@ -1,21 +1,14 @@
-// Every request the page makes: the optional bearer token, 401 handling, and the live feed read
-// with fetch() (EventSource cannot send an Authorization header), reconnecting with backoff.
+// Every request the page makes: 401 handling, and the live feed read with fetch(), reconnecting with
+// backoff. The page holds no token: a one-time sign-in link (kubectl berth dashboard) leaves an
+// HttpOnly session cookie, which the browser sends with these same-origin reads and the page cannot read.
 
-const TOKEN_KEY = 'berth.dashboard.token';
 const SILENCE_LIMIT_MS = 40000; // the server sends a heartbeat every 15 s
 let unauthorized = () => {};
 
 export function onUnauthorized(handler) { unauthorized = handler; }
 
-export function setToken(token) {
-  if (token) sessionStorage.setItem(TOKEN_KEY, token);
-  else sessionStorage.removeItem(TOKEN_KEY);
-}
-
 export async function apiFetch(path, options = {}) {
   const headers = new Headers(options.headers || {});
-  const token = sessionStorage.getItem(TOKEN_KEY);
-  if (token) headers.set('Authorization', 'Bearer ' + token);
   const response = await fetch(path, {...options, headers, cache: 'no-store', credentials: 'same-origin'});
   if (response.status === 401) unauthorized();
   return response;
@@ -59,16 +52,13 @@ export function follow(path, onSnapshot, onState) {
       clearInterval(watchdog);
     }
     if (current !== controller) return;
-    if (refused) return onState('token needed'); // retried by restart() once a token is given
+    if (refused) return onState('sign-in needed'); // a sign-in link reloads the page
     failures++;
     onState('reconnecting');
     setTimeout(connect, Math.min(15000, 250 * 2 ** Math.min(failures, 6)));
   }
 
   connect();
-  return {
-    restart() { const old = current; current = null; if (old) old.abort(); failures = 0; connect(); },
-  };
 }
 
 function frame(text, onSnapshot) {

@@ -15,7 +15,8 @@ import java.util.List;
  * from a self-signed pair, bearer tokens (an admin and a team-a tenant) and the example RBAC; three
  * virtual GPU clusters (A100 on-demand, H100, A100 spot), each in its own process with its agent;
  * the example queues and the MultiKueue setup are loaded. Writes a kubeconfig with a context for the
- * admin and one for the tenant. Tokens stay in files of mode 0600 and are never printed.
+ * admin and one for the tenant. Tokens stay in files of mode 0600 and are never printed: the banner's
+ * dashboard link carries a one-time code instead.
  */
 public final class Quickstart {
     private Quickstart() {}
@@ -71,7 +72,10 @@ public final class Quickstart {
         Path kubeconfig = credentials.writeKubeconfig(home.resolve("kubeconfig"), url).toAbsolutePath();
         System.out.println();
         System.out.println("Berth is running.");
-        System.out.println("  API:        " + url + "  (TLS, self-signed; tokens in " + home.resolve("security").resolve("tokens.csv") + ")");
+        System.out.println("  API:        " + url + "  (TLS, self-signed)");
+        System.out.println("  dashboard:  " + dashboardLink(credentials, url));
+        System.out.println("              (signs a browser in as " + QuickstartCredentials.ADMIN_USER
+                + "; works once, for 10 minutes; a fresh one: bin/berth dashboard-link)");
         System.out.println("  logs:       " + logFile + "  (JSON, one object per line)");
         System.out.println("  kubeconfig: " + kubeconfig + "  (contexts " + QuickstartCredentials.ADMIN_CONTEXT + " and "
                 + QuickstartCredentials.TENANT_CONTEXT + ")");
@@ -86,6 +90,15 @@ public final class Quickstart {
         System.out.println("  kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " get workloads -n team-a");
         System.out.println("Stop with Ctrl-C. Events follow: clusters connecting, workloads admitted, dispatched, finished.");
         System.out.println();
+    }
+
+    /** A one-time sign-in link to the dashboard; the plain address if the manager would not mint one (the banner still prints). */
+    private static String dashboardLink(QuickstartCredentials credentials, String url) {
+        try {
+            return credentials.dashboardLink(url, java.time.Duration.ofSeconds(10));
+        } catch (RuntimeException refused) {
+            return url + "/dashboard/  (no sign-in link: " + refused.getMessage() + ")";
+        }
     }
 
     /**

@@ -1,17 +1,28 @@
 package dev.berth.manager.security;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The quickstart's security, made on first start and reused after: a self-signed serving pair
@@ -82,6 +93,42 @@ public final class QuickstartCredentials {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the kubeconfig " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A fresh one-time dashboard sign-in link for the admin, minted by the manager at serverUrl as
+     * {@code kubectl berth dashboard} mints one (POST /dashboard/sign-in-links with the admin token,
+     * over TLS trusting only this pair's certificate). The token never leaves this object; the link
+     * carries a code that works once, for 10 minutes.
+     */
+    public String dashboardLink(String serverUrl, Duration timeout) {
+        try {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).sslContext(trustingOwnCertificate()).build();
+            HttpResponse<String> minted = client.send(HttpRequest.newBuilder(URI.create(serverUrl + RbacPolicy.DASHBOARD_SIGN_IN_LINKS))
+                    .timeout(timeout).header("Authorization", "Bearer " + adminToken)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            if (minted.statusCode() != 201) throw new IllegalStateException("the manager refused a dashboard link: HTTP " + minted.statusCode());
+            return serverUrl + new ObjectMapper().readTree(minted.body()).path("path").asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot mint a dashboard link at " + serverUrl + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while minting a dashboard link", e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust the quickstart certificate: " + e.getMessage(), e);
+        }
+    }
+
+    private SSLContext trustingOwnCertificate() throws GeneralSecurityException, IOException {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        trust.setCertificateEntry("berth-quickstart", CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(certificatePem.getBytes(StandardCharsets.US_ASCII))));
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
     }
 
     public String certificatePem() {

@@ -14,6 +14,8 @@ import java.util.Map;
  */
 public final class RbacPolicy {
     private static final String DISCOVERY = "system:discovery";
+    /** Where a signed-in caller mints a dashboard sign-in link (security.edge.DashboardSignInRoutes). */
+    public static final String DASHBOARD_SIGN_IN_LINKS = "/dashboard/sign-in-links";
     private final Map<String, RbacRole> roles = new HashMap<>();
     private final List<RbacBinding> bindings;
 
@@ -84,9 +86,11 @@ public final class RbacPolicy {
                 List.of(AccessReviewApi.SELF_SUBJECT_ACCESS_REVIEWS, AccessReviewApi.SELF_SUBJECT_RULES_REVIEWS), List.of(), List.of());
         PolicyRule selfReview = new PolicyRule(List.of("create"), List.of(AccessReviewApi.AUTHENTICATION_GROUP),
                 List.of(AccessReviewApi.SELF_SUBJECT_REVIEWS), List.of(), List.of());
+        // Anyone signed in may mint a dashboard sign-in link for their own token: the session it opens reads no more than the token.
+        PolicyRule dashboardLink = new PolicyRule(List.of("post"), List.of(), List.of(), List.of(), List.of(DASHBOARD_SIGN_IN_LINKS));
         return List.of(new RbacRole("", RbacApi.CLUSTER_ADMIN, List.of(everything, everyPath)),
                 new RbacRole("", DISCOVERY, List.of(discovery)),
-                new RbacRole("", AccessReviewApi.BASIC_USER_ROLE, List.of(accessReviews, selfReview)));
+                new RbacRole("", AccessReviewApi.BASIC_USER_ROLE, List.of(accessReviews, selfReview, dashboardLink)));
     }
 
     private static List<RbacBinding> builtInBindings() {

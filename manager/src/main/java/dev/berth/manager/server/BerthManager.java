@@ -25,6 +25,7 @@ import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.edge.AccessReviewRoutes;
 import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.security.edge.DashboardSignInRoutes;
 import dev.berth.manager.security.edge.FrontProxyIdentity;
 import dev.berth.manager.security.edge.SecureServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -185,6 +186,7 @@ public final class BerthManager implements AutoCloseable {
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
         return api.withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
+                .withRoutes(new DashboardSignInRoutes(apiSecurity)::mount)
                 .withRoutes(dashboard::register)
                 .withRoutes(new AccessReviewRoutes(state.rbac, apiSecurity, clock)::mount)
                 .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);

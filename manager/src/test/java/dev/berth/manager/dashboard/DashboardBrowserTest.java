@@ -37,8 +37,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * the quota-versus-capacity view shows each flavor's quota against healthy capacity with its
  * over-committed and idle marks, and a job submitted through the API appears without a reload.
  * Screenshots of every view go to target/screenshots/ (kept as the build's artifact; dashboard.png is
- * the pending view with its answers). A 401 on the stream brings up the token box; the
- * token is then sent as a bearer header, and a dropped stream shows "reconnecting".
+ * the pending view with its answers). A 401 on the stream brings up how to sign in (a one-time link,
+ * never a pasted token; the page sends no Authorization header), and a dropped stream shows "reconnecting".
+ * The sign-in link itself against a secured manager: DashboardSignInBrowserTest.
  */
 @NeedsBrowser
 class DashboardBrowserTest {
@@ -177,15 +178,15 @@ class DashboardBrowserTest {
     }
 
     @Test
-    void asksForABearerTokenWhenTheStreamAnswers401AndSendsItFromThenOn() throws Exception {
+    void saysHowToSignInWhenTheStreamAnswers401AndNeverSendsATokenOfItsOwn() throws Exception {
         String snapshot = "{\"cohorts\":[],\"clusterQueues\":[{\"name\":\"secured-cq\",\"cohort\":null,"
                 + "\"pendingCount\":0,\"pending\":[]}],\"clusters\":[],\"events\":[]}";
         List<String> authorizations = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean signedIn = new java.util.concurrent.atomic.AtomicBoolean();
         Router router = Router.router(berth.vertx);
         router.route(DashboardRoutes.STREAM).handler(ctx -> {
-            String authorization = ctx.request().getHeader("Authorization");
-            authorizations.add(String.valueOf(authorization));
-            if (!"Bearer s3cret".equals(authorization)) ctx.response().setStatusCode(401).end();
+            authorizations.add(String.valueOf(ctx.request().getHeader("Authorization")));
+            if (!signedIn.get()) ctx.response().setStatusCode(401).end();
             else ctx.next();
         });
         new DashboardRoutes(new DashboardStream(() -> CompletableFuture.completedFuture(snapshot),
@@ -193,15 +194,17 @@ class DashboardBrowserTest {
         HttpServer secured = berth.vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
 
         browser.get("http://127.0.0.1:" + secured.actualPort() + DashboardRoutes.PATH);
-        await().atMost(PATIENCE).until(() -> browser.findElement(By.id("token-box")).isDisplayed());
-        await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("token needed"));
-        screenshot("8-token");
-        browser.findElement(By.id("token-input")).sendKeys("s3cret");
-        browser.findElement(By.cssSelector("#token-box button")).click();
+        await().atMost(PATIENCE).until(() -> browser.findElement(By.id("sign-in")).isDisplayed());
+        await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("sign-in needed"));
+        assertThat(text(By.id("sign-in"))).contains("kubectl berth dashboard", "bin/berth dashboard-link");
+        assertThat(browser.findElements(By.cssSelector("input"))).as("no box to paste a token into").isEmpty();
+        screenshot("8-sign-in");
 
+        signedIn.set(true); // as if a sign-in link had left its cookie: the link's redirect loads the page again
+        browser.navigate().refresh();
         await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("live"));
-        assertThat(browser.findElement(By.id("token-box")).isDisplayed()).isFalse();
-        assertThat(authorizations).contains("null", "Bearer s3cret");
+        assertThat(browser.findElement(By.id("sign-in")).isDisplayed()).isFalse();
+        assertThat(authorizations).containsOnly("null");
         browser.findElement(By.id("tab-pending")).click();
         await().atMost(PATIENCE).until(() -> text(By.id("view-pending")).contains("secured-cq"));
         secured.close().await();

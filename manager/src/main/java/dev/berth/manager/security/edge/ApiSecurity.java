@@ -9,6 +9,7 @@ import dev.berth.manager.security.AuditRecord;
 import dev.berth.manager.security.CanonicalPath;
 import dev.berth.manager.security.Authenticator;
 import dev.berth.manager.security.BarePriority;
+import dev.berth.manager.security.DashboardSessions;
 import dev.berth.manager.security.EdgeLimits;
 import dev.berth.manager.security.Impersonation;
 import dev.berth.manager.security.ObjectLimits;
@@ -21,6 +22,8 @@ import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.RbacApi;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
@@ -54,6 +57,7 @@ public final class ApiSecurity implements RequestGuard {
     private final FrontProxyIdentity frontProxy;
     private final EdgeLimits edge;
     private final AddressRateLimits anonymousLimits;
+    private final DashboardSessions dashboardSessions;
 
     /** Authentication, authorization, rate limits and audit; null authenticator means limits only. */
     public ApiSecurity(Authenticator authenticator, RbacPolicySource policy, UserRateLimits rateLimits, AuditLog audit, Clock clock) {
@@ -76,6 +80,7 @@ public final class ApiSecurity implements RequestGuard {
         this.audit = audit;
         this.clock = clock;
         this.frontProxy = frontProxy;
+        this.dashboardSessions = new DashboardSessions(clock);
     }
 
     /** The same guard, also taking the caller's identity from the front proxy it trusts (a leading replica's manager). */
@@ -90,6 +95,11 @@ public final class ApiSecurity implements RequestGuard {
 
     public boolean enabled() {
         return authenticator != null;
+    }
+
+    /** The dashboard's one-time sign-in codes and the sessions they opened ({@link DashboardSignInRoutes}). */
+    public DashboardSessions dashboardSessions() {
+        return dashboardSessions;
     }
 
     /** Stream caps and connection timeouts ({@link EdgeLimits#DEFAULTS} when security is off). */
@@ -144,7 +154,7 @@ public final class ApiSecurity implements RequestGuard {
         }
         RequestAttributes attributes = RequestAttributes.of(request.method().name(), path,
                 "true".equals(request.getParam("watch")) || "1".equals(request.getParam("watch")));
-        Optional<String> token = bearer(request.getHeader("Authorization"));
+        Optional<String> token = bearer(request.getHeader("Authorization")).or(() -> dashboardSession(request));
         request.pause();
         UserInfo proxied = frontProxy.user(request);
         if (proxied != null) {
@@ -334,7 +344,18 @@ public final class ApiSecurity implements RequestGuard {
         return new UserInfo(RbacApi.ANONYMOUS_USER, "", List.of());
     }
 
-    private static Optional<String> bearer(String header) {
+    /**
+     * The bearer token a dashboard session cookie stands for, on reads only (GET, HEAD): a write
+     * always needs the Authorization header, which a page on another site cannot make a browser send,
+     * so the cookie opens no cross-site request forgery.
+     */
+    private Optional<String> dashboardSession(HttpServerRequest request) {
+        if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) return Optional.empty();
+        Cookie cookie = request.getCookie(DashboardSignInRoutes.COOKIE);
+        return cookie == null ? Optional.empty() : dashboardSessions.bearerToken(cookie.getValue());
+    }
+
+    static Optional<String> bearer(String header) {
         if (header == null || header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) return Optional.empty();
         String token = header.substring(7).strip();
         return token.isEmpty() ? Optional.empty() : Optional.of(token);

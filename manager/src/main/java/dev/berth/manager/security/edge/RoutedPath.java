@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * The path the guard decides on, kept on the routing context so that every handler after it answers
  * on the same one ({@link CanonicalPath}), and the few exact paths anyone may fetch without a token:
- * the health probes, the version, and the dashboard's page, style and scripts (which hold no data).
+ * the health probes, the version, the dashboard's page, style and scripts (which hold no data), and
+ * the dashboard's sign-in by one-time code.
  * Everything else needs a token: deny by default, compared on the canonical path, case-sensitively
  * as the router matches.
  */
@@ -24,6 +25,7 @@ public final class RoutedPath {
     private static Set<String> open() {
         Set<String> open = new HashSet<>(UNMETERED);
         open.addAll(DashboardRoutes.publicPaths());
+        open.add(DashboardSignInRoutes.SIGN_IN); // the one-time code is the credential; refusals count against the address
         return Set.copyOf(open);
     }
 
