@@ -20,6 +20,15 @@ final class DispatchAttempt {
     final String id;
     final Set<String> clusters = new LinkedHashSet<>();
     String winner;
+    /**
+     * Two-phase dispatch (AllAtOnce, Incremental, External): the copies are reservations. Per cluster, when its
+     * copy was first seen Reserved; the cluster committed to (the winner-to-be), when its commit was last
+     * sent, and whether it confirmed it. {@code winner} is set only once the commit is confirmed.
+     */
+    final Map<String, Instant> reservedSince = new HashMap<>();
+    String committedTo;
+    Instant commitSentAt;
+    boolean commitConfirmed;
     /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
     Instant firstDispatch;
     List<String> configClusters = List.of();

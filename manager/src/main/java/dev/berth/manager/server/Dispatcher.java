@@ -71,6 +71,8 @@ final class Dispatcher implements ClusterEvents {
     private final AttemptListings listings;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
+    /** Commits one reserved copy of a multi-cluster attempt and withdraws the others (two-phase dispatch). */
+    final CopyCommits commits;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -87,6 +89,7 @@ final class Dispatcher implements ClusterEvents {
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
         this.creates = new RemoteCreates(this, clock, epoch);
+        this.commits = new CopyCommits(this, state, clock, epoch);
     }
 
     Clock clock() {
@@ -239,7 +242,10 @@ final class Dispatcher implements ClusterEvents {
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
-        if (options.placement().strategyFor(config.strategy()) == DispatchStrategy.INCREMENTAL) {
+        DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
+        // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
+        if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
+        if (strategy == DispatchStrategy.INCREMENTAL) {
             attempt.firstDispatch = attempt.dispatchedAt;
             attempt.configClusters = config.clusters();
             attempt.remote = remote;
@@ -260,7 +266,7 @@ final class Dispatcher implements ClusterEvents {
     void widenIncrementalAttempts() {
         if (clusters == null) return;
         attempts.forEach((key, attempt) -> {
-            if (attempt.firstDispatch == null || attempt.winner != null) return;
+            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
             PlacementDecision decision = policy.place(attempt.request, views, DispatchStrategy.INCREMENTAL, attempt.firstDispatch);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
