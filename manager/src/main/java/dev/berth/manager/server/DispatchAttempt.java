@@ -1,5 +1,6 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Duration;
@@ -29,8 +30,9 @@ final class DispatchAttempt {
     String committedTo;
     Instant commitSentAt;
     boolean commitConfirmed;
-    /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
+    /** Set for Incremental and External dispatch, which add clusters while no copy is committed. */
     Instant firstDispatch;
+    DispatchStrategy strategy = DispatchStrategy.DEFAULT;
     List<String> configClusters = List.of();
     PlacementRequest request;
     RemoteWorkload remote;

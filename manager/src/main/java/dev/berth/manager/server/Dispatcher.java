@@ -225,7 +225,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
-                options.placement().strategyFor(config.strategy()), null);
+                options.placement().strategyFor(config.strategy()), null, nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -245,7 +245,8 @@ final class Dispatcher implements ClusterEvents {
         DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
         // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
         if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
-        if (strategy == DispatchStrategy.INCREMENTAL) {
+        if (strategy == DispatchStrategy.INCREMENTAL || strategy == DispatchStrategy.EXTERNAL) {
+            attempt.strategy = strategy;
             attempt.firstDispatch = attempt.dispatchedAt;
             attempt.configClusters = config.clusters();
             attempt.remote = remote;
@@ -260,18 +261,28 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /**
-     * Incremental dispatch (MultiKueue parity): while no copy of an attempt has been admitted, one more
-     * eligible cluster is added every interval. Called periodically.
+     * Incremental dispatch (MultiKueue parity): while no copy of an attempt is committed, the step's number
+     * of eligible clusters is added every round; External: clusters nominated since are added. Called periodically.
      */
     void widenIncrementalAttempts() {
         if (clusters == null) return;
         attempts.forEach((key, attempt) -> {
             if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
-            PlacementDecision decision = policy.place(attempt.request, views, DispatchStrategy.INCREMENTAL, attempt.firstDispatch);
+            List<String> nominated = attempt.strategy == DispatchStrategy.EXTERNAL
+                    ? state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).map(Dispatcher::nominatedClusters).orElse(List.of())
+                    : List.of();
+            PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
         });
+    }
+
+    /** Kueue v1beta2's status.nominatedClusterNames, which an external dispatcher sets. */
+    static List<String> nominatedClusters(ObjectNode workload) {
+        List<String> names = new ArrayList<>();
+        workload.path("status").path("nominatedClusterNames").forEach(name -> names.add(name.asText()));
+        return names;
     }
 
     private ClusterView withoutInFlight(ClusterView view) {
