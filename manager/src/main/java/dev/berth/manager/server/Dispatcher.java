@@ -225,7 +225,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
-                options.placement().strategyFor(config.strategy()), null, nominatedClusters(workload));
+                options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -269,20 +269,12 @@ final class Dispatcher implements ClusterEvents {
         attempts.forEach((key, attempt) -> {
             if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
-            List<String> nominated = attempt.strategy == DispatchStrategy.EXTERNAL
-                    ? state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).map(Dispatcher::nominatedClusters).orElse(List.of())
-                    : List.of();
+            List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
+                    .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
             PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
         });
-    }
-
-    /** Kueue v1beta2's status.nominatedClusterNames, which an external dispatcher sets. */
-    static List<String> nominatedClusters(ObjectNode workload) {
-        List<String> names = new ArrayList<>();
-        workload.path("status").path("nominatedClusterNames").forEach(name -> names.add(name.asText()));
-        return names;
     }
 
     private ClusterView withoutInFlight(ClusterView view) {
