@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * snapshot the cluster; remove objects whose RemoteWorkload or attempt is gone; for running attempts,
  * stop expired leases, reserve capacity for pods not bound yet and mirror status; then for new and
  * pending attempts (highest priority first) refuse superseded epochs, stop expired leases, admit
- * all-or-nothing and create the objects.
+ * all-or-nothing and create the objects; a reservation (spec.reservation) that fits only holds its
+ * capacity and reports Reserved until the manager commits it.
  */
 public final class RemoteWorkloadReconciler {
     public static final String REASON_FENCED = "FencingEpochSuperseded";
@@ -189,6 +190,7 @@ public final class RemoteWorkloadReconciler {
             return cluster;
         }
         AdmissionResult.Fits fits = (AdmissionResult.Fits) result;
+        if (spec.awaitsCommit()) return reserve(rw, fits);
         AttemptOwner owner = new AttemptOwner(rw.getMetadata().getNamespace(), rw.getMetadata().getName(),
                 rw.getMetadata().getUid(), spec.getAttemptId(), spec.getWorkloadName());
         objects.create(TemplateRenderer.render(owner, spec));
@@ -198,6 +200,21 @@ public final class RemoteWorkloadReconciler {
                 "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
         status.setAdmittedTime(leaseClock.now().toString());
         statusWriter.write(rw, status);
+        return fits.after();
+    }
+
+    /**
+     * Step for a reservation that fits: its capacity is held for this pass (the next pass admits it again,
+     * before younger attempts of its priority), nothing is created and no pod starts until the manager
+     * commits it. An uncommitted reservation whose lease runs out is stopped like any attempt, which
+     * releases what it held.
+     */
+    private ClusterSnapshot reserve(RemoteWorkload rw, AdmissionResult.Fits fits) {
+        if (!RemoteWorkloadPhase.RESERVED.equals(currentStatus(rw).getPhase())) {
+            log.info(rw, "attempt reserved; waiting for the manager's commit", "nodes", String.join(",", new TreeSet<>(fits.placements())));
+        }
+        statusWriter.write(rw, freshStatus(rw, RemoteWorkloadPhase.RESERVED, null, "reserved on cluster " + config.name() + ": "
+                + fits.placements().size() + " pods fit; nothing starts until the manager commits this copy"));
         return fits.after();
     }
 

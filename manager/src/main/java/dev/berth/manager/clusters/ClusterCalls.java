@@ -135,6 +135,26 @@ public final class ClusterCalls implements AutoCloseable {
         });
     }
 
+    /**
+     * Commits a reserved copy (two-phase dispatch): sets spec.reservation false, renews its lease and raises
+     * its fencing epoch, only when the copy is still this attempt's and its epoch is not newer than ours.
+     * Refused with 409 otherwise (another attempt there, or a newer leader stamped it); 404 when it is gone.
+     */
+    public Future<Void> commit(String namespace, String name, String attemptId, String renewTime, long epoch) {
+        return call(() -> {
+            client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).edit(attempt -> {
+                if (!attemptId.equals(attempt.getSpec().getAttemptId()) || attempt.getSpec().getFencingEpoch() > epoch) {
+                    throw new KubernetesClientException("copy is no longer attempt " + attemptId + " at epoch " + epoch + " or older", 409, null);
+                }
+                attempt.getSpec().setReservation(false);
+                attempt.getSpec().setLeaseRenewTime(renewTime);
+                attempt.getSpec().setFencingEpoch(epoch);
+                return attempt;
+            });
+            return null;
+        });
+    }
+
     /** Deletes an attempt; an attempt already gone is fine. */
     public Future<Void> delete(String namespace, String name) {
         return call(() -> {

@@ -42,10 +42,11 @@ public final class FieldSupport {
         honoured("metrics.enableClusterQueueResources", "the per-flavor ClusterQueue resource gauges (Kueue's default: off)");
         honoured("metrics.localQueueMetrics", "the LocalQueue series");
         honoured("featureGates.LocalQueueMetrics", "the LocalQueue series");
+        honoured("multiKueue.incrementalDispatcherConfig", "stepSize: how many clusters each 5-minute round of the Incremental"
+                + " strategy adds (Kueue's default 3)");
         warned("multiKueue.gcInterval", "Berth removes stale copies from worker clusters on every poll (--poll-interval), not on a"
                 + " separate garbage-collection timer");
         warned("multiKueue.externalFrameworks", "Berth dispatches only the job kinds it serves");
-        warned("multiKueue.incrementalDispatcherConfig", "Berth's Incremental strategy adds one cluster per interval");
         warned("multiKueue.clusterProfile", "worker clusters are registered as MultiKueueCluster objects; ClusterProfile is not served");
         warned("integrations.externalFrameworks", "Berth serves no external job kinds");
         warned("integrations.labelKeysToCopy", "Workload labels are not copied from jobs");

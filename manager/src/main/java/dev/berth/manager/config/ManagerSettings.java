@@ -101,6 +101,9 @@ public record ManagerSettings(SchedulerOptions scheduler, DispatchOptions dispat
         if (kueue != null && kueue.isSet("multiKueue.dispatcherName")) {
             options = options.withPlacement(options.placement().withDefaultStrategy(dispatchStrategy(kueue.multiKueue().dispatcherName())));
         }
+        if (kueue != null && kueue.multiKueue().incrementalStepSize() != null) {
+            options = options.withPlacement(options.placement().withIncrementalStep(kueue.multiKueue().incrementalStepSize()));
+        }
         return options;
     }
 

@@ -30,6 +30,12 @@ public final class PlacementPolicy {
      */
     public PlacementDecision place(PlacementRequest request, List<ClusterView> clusters, DispatchStrategy strategy,
                                    Instant firstDispatchOrNull) {
+        return place(request, clusters, strategy, firstDispatchOrNull, List.of());
+    }
+
+    /** @param nominated for EXTERNAL: the Workload's status.nominatedClusterNames, set by an outside controller */
+    public PlacementDecision place(PlacementRequest request, List<ClusterView> clusters, DispatchStrategy strategy,
+                                   Instant firstDispatchOrNull, List<String> nominated) {
         Map<String, String> rejections = new LinkedHashMap<>();
         Map<String, RejectionReason> reasons = new LinkedHashMap<>();
         List<ClusterView> eligible = new ArrayList<>();
@@ -46,6 +52,7 @@ public final class PlacementPolicy {
             case DEFAULT -> capacityAware(request, eligible, rejections, reasons);
             case ALL_AT_ONCE -> new PlacementDecision(eligible.stream().map(ClusterView::name).toList(), rejections, reasons);
             case INCREMENTAL -> incremental(eligible, rejections, reasons, firstDispatchOrNull);
+            case EXTERNAL -> external(eligible, rejections, reasons, nominated);
         };
         return inConfigOrder(decision, clusters);
     }
@@ -159,6 +166,20 @@ public final class PlacementPolicy {
         return free - demand.get(scarcest[0]).get(scarcest[1]);
     }
 
+    private static PlacementDecision external(List<ClusterView> eligible, Map<String, String> rejections,
+                                              Map<String, RejectionReason> reasons, List<String> nominated) {
+        List<String> chosen = new ArrayList<>();
+        for (ClusterView cluster : eligible) {
+            if (nominated.contains(cluster.name())) {
+                chosen.add(cluster.name());
+            } else {
+                rejections.put(cluster.name(), "not nominated: an external controller sets status.nominatedClusterNames");
+                reasons.put(cluster.name(), RejectionReason.NOT_YET);
+            }
+        }
+        return new PlacementDecision(chosen, rejections, reasons);
+    }
+
     private PlacementDecision incremental(List<ClusterView> eligible, Map<String, String> rejections, Map<String, RejectionReason> reasons,
                                           Instant firstDispatchOrNull) {
         long rounds = 1;
@@ -166,7 +187,8 @@ public final class PlacementPolicy {
             Duration waited = Duration.between(firstDispatchOrNull, clock.instant());
             rounds += Math.max(0, waited.toMillis() / Math.max(1, options.incrementalInterval().toMillis()));
         }
-        int count = (int) Math.min(eligible.size(), rounds);
+        // Kueue's Incremental dispatcher: a round nominates `step` more clusters; a round lasts incrementalInterval
+        int count = (int) Math.min(eligible.size(), rounds * options.incrementalStep());
         Map<String, String> notYet = new LinkedHashMap<>(rejections);
         Map<String, RejectionReason> notYetReasons = new LinkedHashMap<>(reasons);
         for (ClusterView later : eligible.subList(count, eligible.size())) {

@@ -73,6 +73,9 @@ final class AttemptListings {
             String id = remote.getSpec().getAttemptId();
             DispatchAttempt attempt = attempts.get(key);
             if (attempt == null) attempt = adopt(key, cluster, remote);
+            if (attempt != null && attempt.id.equals(id) && Boolean.FALSE.equals(remote.getSpec().getReservation()) && !attempt.commitConfirmed) {
+                dispatcher.commits.listedCommitted(key, cluster, attempt); // committed earlier: its commit's answer was lost, or a previous leader's
+            }
             if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster)
                     || (attempt.winner != null && !attempt.winner.equals(cluster))) {
                 dispatcher.deleteRemote(key, cluster, id, "stale attempt");
@@ -128,7 +131,8 @@ final class AttemptListings {
 
     /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
     private DispatchAttempt adopt(WorkloadKey key, String cluster, RemoteWorkload remote) {
-        if (dispatcher.retired(remote.getSpec().getAttemptId())) return null;
+        // an uncommitted reservation never started: withdrawing it (deleted as stale) is always safe, committing it may not be
+        if (dispatcher.retired(remote.getSpec().getAttemptId()) || remote.getSpec().awaitsCommit()) return null;
         WorkloadStatus status = state.controller.statusOf(key);
         if (status == null || !status.isTrue(Conditions.QUOTA_RESERVED) || status.isTrue(Conditions.FINISHED)
                 || dispatcher.dispatchCheck(status) == null) {

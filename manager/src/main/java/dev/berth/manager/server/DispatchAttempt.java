@@ -1,5 +1,6 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Duration;
@@ -20,8 +21,18 @@ final class DispatchAttempt {
     final String id;
     final Set<String> clusters = new LinkedHashSet<>();
     String winner;
-    /** Set for Incremental dispatch, which adds a cluster every interval while no copy is admitted. */
+    /**
+     * Two-phase dispatch (AllAtOnce, Incremental, External): the copies are reservations. Per cluster, when its
+     * copy was first seen Reserved; the cluster committed to (the winner-to-be), when its commit was last
+     * sent, and whether it confirmed it. {@code winner} is set only once the commit is confirmed.
+     */
+    final Map<String, Instant> reservedSince = new HashMap<>();
+    String committedTo;
+    Instant commitSentAt;
+    boolean commitConfirmed;
+    /** Set for Incremental and External dispatch, which add clusters while no copy is committed. */
     Instant firstDispatch;
+    DispatchStrategy strategy = DispatchStrategy.DEFAULT;
     List<String> configClusters = List.of();
     PlacementRequest request;
     RemoteWorkload remote;

@@ -73,6 +73,8 @@ final class Dispatcher implements ClusterEvents {
     private final RemoteCreates creates;
     /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
     private final EvictedCopyStops stops;
+    /** Commits one reserved copy of a multi-cluster attempt and withdraws the others (two-phase dispatch). */
+    final CopyCommits commits;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -91,6 +93,7 @@ final class Dispatcher implements ClusterEvents {
         this.creates = new RemoteCreates(this, clock, epoch);
         this.stops = new EvictedCopyStops(this, state, clock, options);
         state.controller.setRunningCopies(attempts::containsKey);
+        this.commits = new CopyCommits(this, state, clock, epoch);
     }
 
     Clock clock() {
@@ -231,7 +234,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
-                options.placement().strategyFor(config.strategy()), null);
+                options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -248,7 +251,11 @@ final class Dispatcher implements ClusterEvents {
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
-        if (options.placement().strategyFor(config.strategy()) == DispatchStrategy.INCREMENTAL) {
+        DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
+        // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
+        if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
+        if (strategy == DispatchStrategy.INCREMENTAL || strategy == DispatchStrategy.EXTERNAL) {
+            attempt.strategy = strategy;
             attempt.firstDispatch = attempt.dispatchedAt;
             attempt.configClusters = config.clusters();
             attempt.remote = remote;
@@ -263,15 +270,17 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /**
-     * Incremental dispatch (MultiKueue parity): while no copy of an attempt has been admitted, one more
-     * eligible cluster is added every interval. Called periodically.
+     * Incremental dispatch (MultiKueue parity): while no copy of an attempt is committed, the step's number
+     * of eligible clusters is added every round; External: clusters nominated since are added. Called periodically.
      */
     void widenIncrementalAttempts() {
         if (clusters == null) return;
         attempts.forEach((key, attempt) -> {
-            if (attempt.firstDispatch == null || attempt.winner != null) return;
+            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
-            PlacementDecision decision = policy.place(attempt.request, views, DispatchStrategy.INCREMENTAL, attempt.firstDispatch);
+            List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
+                    .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
+            PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
         });

@@ -36,6 +36,8 @@ final class RemoteStatusMirror {
     void mirror(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkloadStatus remote) {
         AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
         if (check == null) return;
+        // two-phase: once a copy is chosen, the others are being withdrawn and their reports are not the workload's
+        if (attempt.committedTo != null && !cluster.equals(attempt.committedTo)) return;
         String phase = remote.getPhase();
         DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id, remote);
         switch (phase) {
@@ -47,6 +49,10 @@ final class RemoteStatusMirror {
             case RemoteWorkloadPhase.SUCCEEDED, RemoteWorkloadPhase.FAILED -> finished(key, cluster, attempt, remote, reported);
             case RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REJECTED -> {
                 if (!stopped(key, cluster, attempt, check, remote)) return;
+            }
+            case RemoteWorkloadPhase.RESERVED -> {
+                DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner);
+                dispatcher.commits.reserved(key, cluster, attempt);
             }
             default -> DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner);
         }

@@ -37,6 +37,13 @@ final class RemoteWorkloads {
 
     private RemoteWorkloads() {}
 
+    /** Kueue v1beta2's status.nominatedClusterNames, which an external dispatcher (the External strategy) sets. */
+    static List<String> nominatedClusters(ObjectNode workload) {
+        List<String> names = new ArrayList<>();
+        workload.path("status").path("nominatedClusterNames").forEach(name -> names.add(name.asText()));
+        return names;
+    }
+
     /** The admitted pod sets as placement sees them: per-pod requests (without the implicit pods resource). */
     static PlacementRequest placementRequest(WorkloadKey key, int priority, Admission admission) {
         List<PodSetDemand> podSets = new ArrayList<>();

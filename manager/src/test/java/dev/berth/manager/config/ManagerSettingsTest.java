@@ -25,7 +25,8 @@ class ManagerSettingsTest {
         ManagerSettings s = ManagerSettings.from(parse(HEADER + """
                 fairSharing: {preemptionStrategies: [LessThanInitialShare]}
                 objectRetentionPolicies: {workloads: {afterFinished: 1h, afterDeactivatedByKueue: 30m}}
-                multiKueue: {workerLostTimeout: 20m, origin: berth-east, dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental}
+                multiKueue: {workerLostTimeout: 20m, origin: berth-east, dispatcherName: kueue.x-k8s.io/multikueue-dispatcher-incremental,
+                             incrementalDispatcherConfig: {stepSize: 2}}
                 integrations: {frameworks: [pod, jobset.x-k8s.io/jobset]}
                 """), NONE);
         assertThat(s.scheduler().fairSharing()).isTrue();
@@ -35,6 +36,7 @@ class ManagerSettingsTest {
         assertThat(s.dispatch().failover().workerLostTimeout()).isEqualTo(Duration.ofMinutes(20));
         assertThat(s.dispatch().managerId()).isEqualTo("berth-east");
         assertThat(s.dispatch().placement().defaultStrategy()).isEqualTo(DispatchStrategy.INCREMENTAL);
+        assertThat(s.dispatch().placement().incrementalStep()).as("Kueue's incrementalDispatcherConfig.stepSize").isEqualTo(2);
         assertThat(s.dispatch().placement().strategyFor(null)).isEqualTo(DispatchStrategy.INCREMENTAL);
         assertThat(s.dispatch().placement().strategyFor("AllAtOnce")).as("a MultiKueueConfig's annotation still wins")
                 .isEqualTo(DispatchStrategy.ALL_AT_ONCE);

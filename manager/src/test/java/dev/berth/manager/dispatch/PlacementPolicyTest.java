@@ -90,15 +90,37 @@ class PlacementPolicyTest {
     }
 
     @Test
-    void incrementalAddsOneClusterPerInterval() {
-        List<ClusterView> clusters = List.of(cluster("a", "a100", 8, 8), cluster("b", "a100", 8, 8), cluster("c", "a100", 8, 8));
-        assertThat(policy.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, null).clusters()).containsExactly("a");
+    void incrementalAddsKueuesStepOfThreeClustersPerRound() {
+        List<ClusterView> clusters = List.of(cluster("a", "a100", 8, 8), cluster("b", "a100", 8, 8), cluster("c", "a100", 8, 8),
+                cluster("d", "a100", 8, 8), cluster("e", "a100", 8, 8), cluster("f", "a100", 8, 8), cluster("g", "a100", 8, 8));
+        assertThat(policy.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, null).clusters()).containsExactly("a", "b", "c");
         assertThat(policy.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, NOW.minus(Duration.ofMinutes(4))).clusters())
-                .containsExactly("a");
+                .containsExactly("a", "b", "c");
         assertThat(policy.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, NOW.minus(Duration.ofMinutes(5))).clusters())
-                .containsExactly("a", "b");
+                .containsExactly("a", "b", "c", "d", "e", "f");
         PlacementDecision late = policy.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, NOW.minus(Duration.ofHours(1)));
-        assertThat(late.clusters()).containsExactly("a", "b", "c");
+        assertThat(late.clusters()).containsExactly("a", "b", "c", "d", "e", "f", "g");
+    }
+
+    @Test
+    void incrementalStepComesFromTheOptions() {
+        PlacementPolicy oneAtATime = new PlacementPolicy(Clock.fixed(NOW, ZoneOffset.UTC), PlacementOptions.DEFAULTS.withIncrementalStep(1));
+        List<ClusterView> clusters = List.of(cluster("a", "a100", 8, 8), cluster("b", "a100", 8, 8), cluster("c", "a100", 8, 8));
+        assertThat(oneAtATime.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, null).clusters()).containsExactly("a");
+        assertThat(oneAtATime.place(gpus(1, 1), clusters, DispatchStrategy.INCREMENTAL, NOW.minus(Duration.ofMinutes(5))).clusters())
+                .containsExactly("a", "b");
+    }
+
+    @Test
+    void externalDispatchesOnlyToTheEligibleClustersAnOutsideControllerNominated() {
+        List<ClusterView> clusters = List.of(cluster("a", "a100", 8, 8), cluster("b", "a100", 8, 8), cluster("c", "h100", 8, 8));
+        PlacementDecision none = policy.place(gpus(1, 1), clusters, DispatchStrategy.EXTERNAL, null, List.of());
+        assertThat(none.placed()).isFalse();
+        assertThat(none.rejections().get("a")).contains("not nominated", "status.nominatedClusterNames");
+
+        PlacementDecision nominated = policy.place(gpus(1, 1), clusters, DispatchStrategy.EXTERNAL, null, List.of("c", "b"));
+        assertThat(nominated.clusters()).as("c is nominated but lacks the flavor").containsExactly("b");
+        assertThat(nominated.reasons()).containsEntry("a", RejectionReason.NOT_YET).containsEntry("c", RejectionReason.FLAVOR_MISSING);
     }
 
     @Test
@@ -106,7 +128,8 @@ class PlacementPolicyTest {
         assertThat(DispatchStrategy.parse(null)).isEqualTo(DispatchStrategy.DEFAULT);
         assertThat(DispatchStrategy.parse("AllAtOnce")).isEqualTo(DispatchStrategy.ALL_AT_ONCE);
         assertThat(DispatchStrategy.parse("Incremental")).isEqualTo(DispatchStrategy.INCREMENTAL);
-        assertThatThrownBy(() -> DispatchStrategy.parse("Random")).hasMessageContaining("Default, AllAtOnce or Incremental");
+        assertThat(DispatchStrategy.parse("External")).isEqualTo(DispatchStrategy.EXTERNAL);
+        assertThatThrownBy(() -> DispatchStrategy.parse("Random")).hasMessageContaining("Default, AllAtOnce, Incremental or External");
     }
 
     @Test

@@ -6,6 +6,11 @@ public final class RemoteWorkloadPhase {
 
     /** Accepted by the agent, waiting for capacity on the cluster (reason says why). */
     public static final String PENDING = "Pending";
+    /**
+     * A reservation (spec.reservation true) that fits: the agent holds its capacity but created nothing and
+     * started no pod; it waits for the manager's commit, or for its lease to run out (then Stopped).
+     */
+    public static final String RESERVED = "Reserved";
     /** Capacity found; the job was created unsuspended. */
     public static final String ADMITTED = "Admitted";
     /** At least one pod runs. */

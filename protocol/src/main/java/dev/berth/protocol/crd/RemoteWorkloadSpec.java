@@ -26,6 +26,14 @@ public class RemoteWorkloadSpec {
     /** How long the lease lasts without renewal. */
     private int leaseDurationSeconds;
     private int priority;
+    /**
+     * True for a copy of a multi-cluster strategy (AllAtOnce, Incremental, External) that is not committed
+     * yet: the agent admits it against its capacity and reports {@link RemoteWorkloadPhase#RESERVED}, but
+     * creates nothing and starts no pod. The manager commits exactly one copy by setting this to false
+     * (under the same attempt id and a fencing epoch not older than the agent's) and deletes the others.
+     * Null or false: a committed copy, started as soon as it fits (single-cluster dispatch).
+     */
+    private Boolean reservation;
     /** Per pod set, the flavors the manager admitted it with. */
     private List<PodSetPlacement> podSets = new ArrayList<>();
     /** The ResourceFlavors those placements refer to. */
@@ -48,6 +56,10 @@ public class RemoteWorkloadSpec {
     public void setLeaseDurationSeconds(int leaseDurationSeconds) { this.leaseDurationSeconds = leaseDurationSeconds; }
     public int getPriority() { return priority; }
     public void setPriority(int priority) { this.priority = priority; }
+    public Boolean getReservation() { return reservation; }
+    public void setReservation(Boolean reservation) { this.reservation = reservation; }
+    /** Whether this copy waits for the manager's commit before anything is created (see {@link #getReservation()}). */
+    public boolean awaitsCommit() { return Boolean.TRUE.equals(reservation); }
     public List<PodSetPlacement> getPodSets() { return podSets; }
     public void setPodSets(List<PodSetPlacement> podSets) { this.podSets = podSets; }
     public List<FlavorDefinition> getFlavors() { return flavors; }

@@ -1,0 +1,119 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.clusters.ClusterCalls;
+import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.CommitDecider;
+import dev.berth.manager.dispatch.DispatchStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.StatusJson;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the commit step of two-phase dispatch ({@link CommitDecider} decides): records the chosen copy in
+ * status.dispatch first (a new leader recovers it as the attempt's cluster, so it commits the same copy),
+ * then commits it on its cluster under the attempt id and this leader's fencing epoch; once the cluster
+ * confirms, the copy is the winner and every other copy is withdrawn. A commit the cluster refuses (its
+ * copy gone, another attempt's there, or stamped by a newer leader) drops that cluster from the attempt,
+ * without deleting what is there, so another reservation can win. State thread only; the calls answer back on it.
+ */
+final class CopyCommits {
+    private static final Logger log = LoggerFactory.getLogger(CopyCommits.class);
+
+    private final Dispatcher dispatcher;
+    private final ManagerState state;
+    private final Clock clock;
+    private final long epoch;
+    private final CommitDecider decider;
+
+    CopyCommits(Dispatcher dispatcher, ManagerState state, Clock clock, long epoch) {
+        this.dispatcher = dispatcher;
+        this.state = state;
+        this.clock = clock;
+        this.epoch = epoch;
+        this.decider = new CommitDecider(clock, CommitDecider.DEFAULT_COMMIT_RETRY);
+    }
+
+    /** A copy of the attempt reported Reserved on the cluster. */
+    void reserved(WorkloadKey key, String cluster, DispatchAttempt attempt) {
+        attempt.reservedSince.putIfAbsent(cluster, clock.instant());
+        act(key, attempt);
+    }
+
+    /** A listing shows the attempt's copy on the cluster already committed (by this leader's earlier commit or a previous leader's). */
+    void listedCommitted(WorkloadKey key, String cluster, DispatchAttempt attempt) {
+        if (attempt.commitConfirmed || (attempt.committedTo != null && !attempt.committedTo.equals(cluster))) return;
+        attempt.clusters.add(cluster);
+        confirmed(key, cluster, attempt);
+    }
+
+    private void act(WorkloadKey key, DispatchAttempt attempt) {
+        CommitDecider.Decision decision = decider.decide(new CommitDecider.Copies(new ArrayList<>(attempt.clusters), attempt.reservedSince,
+                attempt.committedTo, attempt.commitSentAt, attempt.commitConfirmed));
+        if (decision.commit() != null) commit(key, decision.commit(), attempt);
+        for (String loser : decision.withdraw()) {
+            dispatcher.deleteRemote(key, loser, attempt.id, "withdrawn: the copy on " + attempt.winner + " was committed");
+            if (!attempt.confirmed.contains(loser)) {
+                dispatcher.holdUntilLeaseRunsOut(key, attempt, loser, "withdrawn before its create was confirmed");
+            }
+        }
+        if (attempt.commitConfirmed) {
+            attempt.clusters.retainAll(Set.of(attempt.winner));
+            attempt.reservedSince.keySet().retainAll(Set.of(attempt.winner));
+        }
+    }
+
+    private void commit(WorkloadKey key, String cluster, DispatchAttempt attempt) {
+        WorkerClusters clusters = dispatcher.clusters;
+        if (attempt.committedTo == null) {
+            attempt.committedTo = cluster;
+            DispatchStatusWriter.writeDispatch(state, key, new DispatchStatus(cluster, attempt.id, RemoteWorkloadPhase.RESERVED, null,
+                    null, "committing the reserved copy on cluster " + cluster, java.util.List.of()), null);
+        }
+        attempt.commitSentAt = clock.instant();
+        attempt.lastRenewal.put(cluster, attempt.commitSentAt);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .addKeyValue("epoch", epoch).log("committing reserved copy");
+        clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
+                calls.commit(key.namespace(), key.name(), attempt.id, StatusJson.timestamp(attempt.commitSentAt), epoch), done -> {
+                    if (dispatcher.attempts().get(key) != attempt || !cluster.equals(attempt.committedTo)) return;
+                    if (done.succeeded()) {
+                        confirmed(key, cluster, attempt);
+                    } else if (ClusterCalls.isAnswer(done.cause())) {
+                        refused(key, cluster, attempt, done.cause());
+                    } else {
+                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                                .log("commit unanswered, sent again later: " + done.cause().getMessage());
+                    }
+                }));
+    }
+
+    private void confirmed(WorkloadKey key, String cluster, DispatchAttempt attempt) {
+        attempt.committedTo = cluster;
+        attempt.commitConfirmed = true;
+        attempt.winner = cluster;
+        attempt.confirmed.add(cluster);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("reserved copy committed; withdrawing the others");
+        act(key, attempt);
+    }
+
+    private void refused(WorkloadKey key, String cluster, DispatchAttempt attempt, Throwable cause) {
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                .log("commit refused, another reservation may win: " + cause.getMessage());
+        attempt.committedTo = null;
+        attempt.commitSentAt = null;
+        attempt.clusters.remove(cluster);
+        attempt.reservedSince.remove(cluster);
+        if (attempt.clusters.isEmpty()) {
+            dispatcher.lastCopyGone(key, attempt);
+            dispatcher.reconcile();
+        } else {
+            act(key, attempt);
+        }
+    }
+}
