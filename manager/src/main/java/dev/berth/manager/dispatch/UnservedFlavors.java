@@ -34,6 +34,9 @@ import java.util.function.Function;
 public final class UnservedFlavors {
     public enum State { SERVED, NO_CLUSTER_REPORTING, WAITING, RETRY }
 
+    /** How every message of this rule starts; explain recognises the check's message by it. */
+    public static final String MESSAGE_PREFIX = "no connected worker cluster offers ";
+
     /** The answer: its state, the flavors no connected cluster offers (sorted), and a message a person can act on. */
     public record Verdict(State state, Set<String> missing, String message) {
         public boolean retry() {
@@ -41,7 +44,7 @@ public final class UnservedFlavors {
         }
     }
 
-    private record Avoidance(List<String> clusters, Set<String> flavors) {}
+    private record Avoidance(String config, Set<String> flavors) {}
 
     private final Clock clock;
     private final UnservedFlavorOptions options;
@@ -103,14 +106,14 @@ public final class UnservedFlavors {
 
     /**
      * Its check turned Retry for {@code verdict}: from now on it avoids the flavors no connected cluster
-     * of {@code clusters} offered (all it held, when only the combination was missing). Returns them.
+     * of its MultiKueueConfig {@code config} offered (all it held, when only the combination was missing). Returns them.
      */
-    public Set<String> retried(WorkloadKey key, Verdict verdict, Collection<String> heldFlavors, List<String> clusters) {
+    public Set<String> retried(WorkloadKey key, Verdict verdict, Collection<String> heldFlavors, String config) {
         unservedSince.remove(key);
         Set<String> flavors = new TreeSet<>(verdict.missing().isEmpty() ? heldFlavors : verdict.missing());
         Avoidance previous = avoided.get(key);
         if (previous != null) flavors.addAll(previous.flavors());
-        avoided.put(key, new Avoidance(List.copyOf(clusters), Set.copyOf(flavors)));
+        avoided.put(key, new Avoidance(config, Set.copyOf(flavors)));
         return Set.copyOf(flavors);
     }
 
@@ -121,21 +124,22 @@ public final class UnservedFlavors {
     }
 
     /**
-     * Lifts what a connected cluster of the workload's config offers again. Returns the workloads whose
-     * avoided flavors changed, with what they avoid now (empty: nothing any more).
+     * Lifts what a connected cluster of the workload's config offers again ({@code clustersOf}: a config's
+     * clusters as they are now, a cluster added to it included). Returns the workloads whose avoided
+     * flavors changed, with what they avoid now (empty: nothing any more).
      */
-    public Map<WorkloadKey, Set<String>> refresh(Function<String, ClusterView> view) {
+    public Map<WorkloadKey, Set<String>> refresh(Function<String, List<ClusterView>> clustersOf) {
         Map<WorkloadKey, Set<String>> changed = new LinkedHashMap<>();
         for (Map.Entry<WorkloadKey, Avoidance> entry : List.copyOf(avoided.entrySet())) {
             Avoidance avoidance = entry.getValue();
-            List<ClusterView> reporting = avoidance.clusters().stream().map(view).filter(UnservedFlavors::reporting).toList();
+            List<ClusterView> reporting = clustersOf.apply(avoidance.config()).stream().filter(UnservedFlavors::reporting).toList();
             Set<String> still = new TreeSet<>(avoidance.flavors());
             still.removeIf(flavor -> reporting.stream().anyMatch(cluster -> cluster.flavors().containsKey(flavor)));
             if (still.equals(avoidance.flavors())) continue;
             if (still.isEmpty()) {
                 avoided.remove(entry.getKey());
             } else {
-                avoided.put(entry.getKey(), new Avoidance(avoidance.clusters(), Set.copyOf(still)));
+                avoided.put(entry.getKey(), new Avoidance(avoidance.config(), Set.copyOf(still)));
             }
             changed.put(entry.getKey(), Set.copyOf(still));
         }
@@ -156,8 +160,8 @@ public final class UnservedFlavors {
     /** "no connected worker cluster offers flavor h100 (a100-spot, a100-ondemand offer a100)". */
     static String describe(Set<String> wanted, Set<String> missing, List<ClusterView> reporting) {
         String head = missing.isEmpty()
-                ? "no connected worker cluster offers flavors " + String.join(" and ", wanted) + " together"
-                : "no connected worker cluster offers flavor" + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing);
+                ? MESSAGE_PREFIX + "flavors " + String.join(" and ", wanted) + " together"
+                : MESSAGE_PREFIX + "flavor" + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing);
         return head + " (" + offered(reporting) + ")";
     }
 

@@ -71,6 +71,8 @@ final class Dispatcher implements ClusterEvents {
     private final AttemptListings listings;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
+    /** Releases quota held in a flavor no connected cluster offers (issue 20, rule 2). */
+    private final UnservedFlavorRetries unserved;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -87,6 +89,7 @@ final class Dispatcher implements ClusterEvents {
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
         this.creates = new RemoteCreates(this, clock, epoch);
+        this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
     }
 
     Clock clock() {
@@ -147,6 +150,8 @@ final class Dispatcher implements ClusterEvents {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
         if (queue.resyncDue()) queue.addAll(holdingQuota());
+        queue.addAll(unserved.due());
+        unserved.clustersChanged(this::clustersOfConfig); // a config may have gained a cluster without a capacity event
         for (int round = 0; round < 10 && queue.hasReady(); round++) {
             queue.takeReady().forEach(this::reconcileOrRetry);
             state.scheduleSlice();
@@ -190,6 +195,8 @@ final class Dispatcher implements ClusterEvents {
         if (!running) {
             waiting.remove(key);
             if (status == null) lastPlacement.remove(key);
+            if (status == null) unserved.deleted(key);
+            else unserved.forget(key);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -226,10 +233,13 @@ final class Dispatcher implements ClusterEvents {
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
-            pending(key, check, decision.pendingMessage());
+            String message = unserved.notPlaced(key, check, RemoteWorkloads.placementRequest(key, priority, status.admission()),
+                    configName, views, decision.pendingMessage());
+            if (message != null) pending(key, check, message);
             return;
         }
         waiting.remove(key);
+        unserved.forget(key);
         DispatchAttempt attempt = new DispatchAttempt(UUID.randomUUID().toString());
         attempt.number = DispatchHistory.count(workload) + 1;
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
@@ -266,6 +276,12 @@ final class Dispatcher implements ClusterEvents {
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
         });
+    }
+
+    /** The clusters of a MultiKueueConfig as they are now; none when it is gone. */
+    private List<ClusterView> clustersOfConfig(String configName) {
+        return state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName).map(MultiKueueDecoder::decodeConfig)
+                .map(config -> config.clusters().stream().map(clusters::view).toList()).orElse(List.of());
     }
 
     private ClusterView withoutInFlight(ClusterView view) {
@@ -376,6 +392,7 @@ final class Dispatcher implements ClusterEvents {
 
     @Override
     public void capacityChanged(String cluster) {
+        if (unserved.clustersChanged(this::clustersOfConfig)) state.scheduleSlice();
         queue.addAll(waiting);
         reconcile();
     }

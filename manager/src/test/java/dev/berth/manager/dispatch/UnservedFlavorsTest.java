@@ -105,19 +105,20 @@ class UnservedFlavorsTest {
         clock.advance(Duration.ofMinutes(5));
         UnservedFlavors.Verdict verdict = rule.observe(KEY, Set.of("h100"), views);
 
-        assertThat(rule.retried(KEY, verdict, Set.of("h100"), List.of("a100-spot", "gpu-h"))).containsExactly("h100");
+        assertThat(rule.retried(KEY, verdict, Set.of("h100"), "workers")).containsExactly("h100");
         assertThat(rule.avoided(KEY)).containsExactly("h100");
         assertThat(rule.due()).isEmpty();
 
-        Map<String, ClusterView> fleet = new java.util.HashMap<>(Map.of("a100-spot", offering("a100-spot", "a100"),
-                "gpu-h", disconnected("gpu-h", "h100"), "elsewhere", offering("elsewhere", "h100")));
-        Function<String, ClusterView> view = fleet::get;
-        assertThat(rule.refresh(view)).as("a cluster outside the workload's config does not lift it").isEmpty();
+        Map<String, List<ClusterView>> configs = new java.util.HashMap<>(Map.of(
+                "workers", List.of(offering("a100-spot", "a100"), disconnected("gpu-h", "h100")),
+                "others", List.of(offering("elsewhere", "h100"))));
+        Function<String, List<ClusterView>> clustersOf = configs::get;
+        assertThat(rule.refresh(clustersOf)).as("a cluster outside the workload's config, or disconnected, does not lift it").isEmpty();
 
-        fleet.put("gpu-h", offering("gpu-h", "h100"));
-        assertThat(rule.refresh(view)).containsExactly(Map.entry(KEY, Set.of()));
+        configs.put("workers", List.of(offering("a100-spot", "a100"), disconnected("gpu-h", "h100"), offering("gpu-h2", "h100")));
+        assertThat(rule.refresh(clustersOf)).as("a cluster added to its config does").containsExactly(Map.entry(KEY, Set.of()));
         assertThat(rule.avoided(KEY)).isEmpty();
-        assertThat(rule.refresh(view)).isEmpty();
+        assertThat(rule.refresh(clustersOf)).isEmpty();
     }
 
     @Test
@@ -125,7 +126,7 @@ class UnservedFlavorsTest {
         List<ClusterView> views = List.of(offering("a100-spot", "a100"));
         rule.observe(KEY, Set.of("h100"), views);
         clock.advance(Duration.ofMinutes(5));
-        rule.retried(KEY, rule.observe(KEY, Set.of("h100"), views), Set.of("h100"), List.of("a100-spot"));
+        rule.retried(KEY, rule.observe(KEY, Set.of("h100"), views), Set.of("h100"), "workers");
         rule.observe(KEY, Set.of("tpu"), views);
 
         rule.deleted(KEY);
