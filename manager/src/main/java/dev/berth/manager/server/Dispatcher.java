@@ -151,7 +151,7 @@ final class Dispatcher implements ClusterEvents {
         }
         if (queue.resyncDue()) queue.addAll(holdingQuota());
         queue.addAll(unserved.due());
-        unserved.clustersChanged(this::clustersOfConfig); // a config may have gained a cluster without a capacity event
+        unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
         for (int round = 0; round < 10 && queue.hasReady(); round++) {
             queue.takeReady().forEach(this::reconcileOrRetry);
             state.scheduleSlice();
@@ -195,8 +195,7 @@ final class Dispatcher implements ClusterEvents {
         if (!running) {
             waiting.remove(key);
             if (status == null) lastPlacement.remove(key);
-            if (status == null) unserved.deleted(key);
-            else unserved.forget(key);
+            unserved.stopped(key, status == null);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -276,12 +275,6 @@ final class Dispatcher implements ClusterEvents {
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
         });
-    }
-
-    /** The clusters of a MultiKueueConfig as they are now; none when it is gone. */
-    private List<ClusterView> clustersOfConfig(String configName) {
-        return state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName).map(MultiKueueDecoder::decodeConfig)
-                .map(config -> config.clusters().stream().map(clusters::view).toList()).orElse(List.of());
     }
 
     private ClusterView withoutInFlight(ClusterView view) {
@@ -392,7 +385,7 @@ final class Dispatcher implements ClusterEvents {
 
     @Override
     public void capacityChanged(String cluster) {
-        if (unserved.clustersChanged(this::clustersOfConfig)) state.scheduleSlice();
+        if (unserved.clustersChanged(clusters::view)) state.scheduleSlice();
         queue.addAll(waiting);
         reconcile();
     }

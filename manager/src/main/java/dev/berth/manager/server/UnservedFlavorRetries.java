@@ -6,6 +6,7 @@ import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.dispatch.UnservedFlavorOptions;
 import dev.berth.manager.dispatch.UnservedFlavors;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.protocol.Conditions.CheckStates;
 import java.time.Clock;
 import java.util.List;
@@ -74,9 +75,16 @@ final class UnservedFlavorRetries {
         rule.forget(key);
     }
 
-    /** The workload is gone. */
-    void deleted(WorkloadKey key) {
-        rule.deleted(key);
+    /** The workload no longer holds quota (its timer stops), or is gone (everything about it is dropped). */
+    void stopped(WorkloadKey key, boolean deleted) {
+        if (deleted) rule.deleted(key);
+        else rule.forget(key);
+    }
+
+    /** The clusters of a MultiKueueConfig as they are now (one added since included); none when it is gone. */
+    private List<ClusterView> clustersOfConfig(String configName, Function<String, ClusterView> view) {
+        return state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName).map(MultiKueueDecoder::decodeConfig)
+                .map(config -> config.clusters().stream().map(view).toList()).orElse(List.of());
     }
 
     /** Workloads whose timeout has passed: the dispatcher looks at them again. */
@@ -85,8 +93,8 @@ final class UnservedFlavorRetries {
     }
 
     /** A cluster connected, reported or changed: what a connected cluster offers again is no longer avoided. */
-    boolean clustersChanged(Function<String, List<ClusterView>> clustersOfConfig) {
-        Map<WorkloadKey, Set<String>> changed = rule.refresh(clustersOfConfig);
+    boolean clustersChanged(Function<String, ClusterView> view) {
+        Map<WorkloadKey, Set<String>> changed = rule.refresh(configName -> clustersOfConfig(configName, view));
         changed.forEach((key, still) -> {
             log.atInfo().addKeyValue("workload", key).addKeyValue("flavors", String.join(",", still))
                     .log("a connected worker cluster offers a flavor the workload avoided; it may use it again");
