@@ -132,6 +132,17 @@ public final class DrillEnvironment implements AutoCloseable {
         return List.copyOf(sites);
     }
 
+    /**
+     * Starts one more worker site mid-drill and registers it as a MultiKueueCluster (its kubeconfig in a
+     * Secret), as an operator adds a cluster; it is stopped, and its logs saved, with the others.
+     */
+    public WorkerSite addSite(String name, String profile) {
+        WorkerSite site = WorkerSite.start(name, profile, network);
+        sites.add(site);
+        ChaosQueues.register(api(), site);
+        return site;
+    }
+
     public WorkerSite site(String name) {
         return sites.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
     }
@@ -153,7 +164,11 @@ public final class DrillEnvironment implements AutoCloseable {
      * breaks it tries the next replica; 409 there means the first attempt was stored, so it counts too.
      */
     public boolean submit(String job, int gpus, String runtime) {
-        String yaml = ChaosQueues.job(job, gpus, runtime);
+        return submitYaml(job, ChaosQueues.job(job, gpus, runtime));
+    }
+
+    /** {@link #submit} of a Job given as YAML (named {@code job}, in the drills' namespace). */
+    public boolean submitYaml(String job, String yaml) {
         String path = "/apis/batch/v1/namespaces/" + ChaosQueues.NAMESPACE + "/jobs";
         boolean triedBefore = false;
         for (ManagerReplica replica : List.copyOf(live)) {

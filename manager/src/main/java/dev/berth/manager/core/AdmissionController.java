@@ -193,6 +193,23 @@ public final class AdmissionController {
         podsReady.podsReported(key, allPodsReady);
     }
 
+    /**
+     * The flavors this workload's flavor assignment skips from now on (empty: none): dispatch found no
+     * connected worker cluster offers them. A waiting workload is queued again with the new set.
+     */
+    public void avoidFlavors(WorkloadKey key, java.util.Set<String> flavors) {
+        WorkloadEntry entry = this.state.workloads.get(key);
+        if (entry == null || entry.finished || entry.avoidedFlavors.equals(flavors)) return;
+        boolean waiting = !entry.holdsQuota();
+        if (waiting) queues.unqueue(entry);
+        entry.avoidedFlavors = java.util.Set.copyOf(flavors);
+        entry.pendingShapeOf = null; // its shape (a misfit's match) depends on what it avoids
+        if (waiting) {
+            queues.enqueue(entry);
+            this.state.capacityFreed(entry.clusterQueue);
+        }
+    }
+
     public void setActive(WorkloadKey key, boolean active) {
         lifecycle.setActive(key, active);
     }

@@ -57,7 +57,7 @@ final class AdmissionDiagnostician {
             PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, spec, entry,
                     inTree.stream().filter(w -> w.clusterQueue().equals(spec.name())).toList(), () -> inTree);
             FlavorAssignment full = new FlavorAssigner(spec, Collections.unmodifiableMap(state.flavors), state.quota,
-                    options.fairSharing(), oracle).assign(entry.request);
+                    options.fairSharing(), oracle).avoiding(entry.avoidedFlavors).assign(entry.request);
             podSets = trials(spec, entry, full);
             preemption = new PreemptionDiagnosis(state, options).diagnose(spec, entry, full, inTree);
         }
@@ -104,7 +104,14 @@ final class AdmissionDiagnostician {
                 if (group != null && !groups.contains(group)) groups.add(group);
             }
             for (ResourceGroup group : groups) {
-                for (FlavorQuotas flavorQuotas : group.flavors()) flavors.add(flavorTrial(spec, group, flavorQuotas, request, assigned));
+                for (FlavorQuotas flavorQuotas : group.flavors()) {
+                    FlavorTrial trial = flavorTrial(spec, group, flavorQuotas, request, assigned);
+                    // the flavor assigner skipped it: dispatch found no connected worker cluster offers it
+                    if (trial.ineligible() == null && entry.avoidedFlavors.contains(trial.flavor())) {
+                        trial = new FlavorTrial(trial.flavor(), FlavorAssigner.skippedAsUnserved(trial.flavor()), trial.resources());
+                    }
+                    flavors.add(trial);
+                }
             }
             trials.add(new PodSetTrial(assigned.name(), assigned.count(), assigned.mode(), assigned.flavors(),
                     assigned.reasons(), flavors));

@@ -57,9 +57,9 @@ final class PendingShape {
         return new PendingShape(priority, podSet, placementsOfQueue.computeIfAbsent(Placement.of(podSet), p -> p));
     }
 
-    /** One pod set, all of it needed: the only kind a known misfit is compared with. */
+    /** One pod set, all of it needed, no flavor avoided: the only kind a known misfit is compared with. */
     static boolean simple(WorkloadEntry entry) {
-        return entry.request.podSets().size() == 1 && entry.request.podSets().get(0).minCount() == null;
+        return entry.request.podSets().size() == 1 && entry.request.podSets().get(0).minCount() == null && entry.avoidedFlavors.isEmpty();
     }
 
     /**

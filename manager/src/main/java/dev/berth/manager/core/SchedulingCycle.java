@@ -215,7 +215,7 @@ final class SchedulingCycle {
         PreemptionOracle oracle = new PlannedPreemptionOracle(new PreemptionPlanner(state.quota, options), state.quota, queue, entry,
                 admittedInOwnQueue(queue), () -> admittedFor(queue));
         FlavorAssigner assigner = new FlavorAssigner(queue, Collections.unmodifiableMap(state.flavors), state.quota,
-                options.fairSharing(), oracle);
+                options.fairSharing(), oracle).avoiding(entry.avoidedFlavors);
         FlavorAssignment full = assigner.assign(entry.request);
         if (full.mode() == FitMode.FIT) {
             return Nomination.of(queue, entry, generation, full, List.of(), share(queue, full)).atLevel(borrowingLevel(queue, full));

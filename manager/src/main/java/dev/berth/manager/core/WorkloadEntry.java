@@ -51,6 +51,8 @@ final class WorkloadEntry {
     boolean finished;
     /** The LocalQueue key (namespace/name) the workload is accounted to. */
     String localQueueKey;
+    /** Flavors the flavor assigner skips for it: no connected worker cluster offered them (set by dispatch). */
+    java.util.Set<String> avoidedFlavors = java.util.Set.of();
     /** The entry's {@link PendingShape} while pending, and the request it was computed for. */
     PendingShape pendingShape;
     WorkloadRequest pendingShapeOf;

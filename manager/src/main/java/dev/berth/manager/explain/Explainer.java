@@ -2,6 +2,7 @@ package dev.berth.manager.explain;
 
 import dev.berth.manager.core.AdmissionDiagnosis;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Puts the four layers of an explanation together: admission, dispatch, worker, runtime. The answer
@@ -24,6 +25,8 @@ public final class Explainer {
         RemoteAttempt attempt = dispatch.check() == null ? null : dispatch.attempt();
         WorkloadExplanation explanation = WorkloadExplanation.of(diagnosis.key().namespace(), diagnosis.key().name(),
                 List.of(admission, dispatchLayer, WorkerLayer.of(attempt), RuntimeLayer.of(attempt)));
+        Optional<String> unserved = UnservedFlavorAnswer.of(diagnosis, dispatch);
+        if (unserved.isPresent()) return explanation.withAnswer(unserved.get());
         if (!admission.stops()) return explanation;
         return OneLineAnswer.of(diagnosis, capacity).map(explanation::withAnswer).orElse(explanation);
     }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Kueue's flavor assignment: for each pod set and each resource group it needs, try the group's
@@ -30,7 +31,10 @@ public final class FlavorAssigner {
     private final QuotaTree quota;
     private final boolean canPreemptWhileBorrowing;
     private final boolean canPreemptAtAll;
+    private final boolean fairSharing;
     private final PreemptionOracle oracle;
+    /** Flavors this workload skips: the dispatcher found no connected worker cluster offers them (issue 20). */
+    private final Set<String> avoided;
 
     /** An assigner that takes every flavor needing preemption to have candidates (no simulation). */
     public FlavorAssigner(ClusterQueueSpec queue, Map<String, ResourceFlavor> flavors, QuotaTree quota, boolean fairSharing) {
@@ -39,6 +43,13 @@ public final class FlavorAssigner {
 
     public FlavorAssigner(ClusterQueueSpec queue, Map<String, ResourceFlavor> flavors, QuotaTree quota, boolean fairSharing,
                           PreemptionOracle oracle) {
+        this(queue, flavors, quota, fairSharing, oracle, Set.of());
+    }
+
+    private FlavorAssigner(ClusterQueueSpec queue, Map<String, ResourceFlavor> flavors, QuotaTree quota, boolean fairSharing,
+                           PreemptionOracle oracle, Set<String> avoided) {
+        this.avoided = avoided;
+        this.fairSharing = fairSharing;
         this.oracle = oracle;
         this.queue = queue;
         this.flavors = flavors;
@@ -48,6 +59,15 @@ public final class FlavorAssigner {
                 || (fairSharing && reclaim != PreemptionPolicy.NEVER);
         this.canPreemptAtAll = queue.preemption().withinClusterQueue() != PreemptionPolicy.NEVER
                 || reclaim != PreemptionPolicy.NEVER;
+    }
+
+    /**
+     * The same assigner, for a workload that skips these flavors: a flavor no connected worker cluster
+     * offered it when it last held quota there (a snapshot the dispatcher keeps; see UnservedFlavors).
+     */
+    public FlavorAssigner avoiding(Set<String> flavorsToSkip) {
+        if (flavorsToSkip.isEmpty() && avoided.isEmpty()) return this;
+        return new FlavorAssigner(queue, flavors, quota, fairSharing, oracle, Set.copyOf(flavorsToSkip));
     }
 
     /** Assigns flavors for every pod set at its full count. */
@@ -125,6 +145,10 @@ public final class FlavorAssigner {
                 reasons.add("flavor " + flavorName + " not found");
                 continue;
             }
+            if (avoided.contains(flavorName)) {
+                reasons.add(skippedAsUnserved(flavorName));
+                continue;
+            }
             String ineligible = FlavorEligibility.reasonIneligible(flavor, podSet);
             if (ineligible != null) {
                 reasons.add(ineligible);
@@ -146,6 +170,11 @@ public final class FlavorAssigner {
         }
         if (best == null) return new GroupChoice(null, FlavorRank.NO_FIT, 0, 0, reasons);
         return best.rank == FlavorRank.FIT ? best : best.withReasons(reasons);
+    }
+
+    /** Why an avoided flavor was not tried; explain matches on this wording. */
+    public static String skippedAsUnserved(String flavor) {
+        return "flavor " + flavor + " skipped: no connected worker cluster offers it";
     }
 
     /**

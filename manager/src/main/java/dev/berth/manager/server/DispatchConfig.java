@@ -4,6 +4,7 @@ import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.HealthOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.UnservedFlavorOptions;
 import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -25,7 +26,7 @@ public final class DispatchConfig {
     public static final List<String> NAMES = List.of("manager-id", "lease-duration", "poll-interval", "worker-lost-timeout",
             "lease-margin", "contact-grace", "heartbeat-late-after", "agent-lost-after", "heartbeat-stale-after",
             "call-timeout", "retry-attempts", "retry-backoff", "breaker-failure-rate", "breaker-window", "breaker-open-for",
-            "max-concurrent-calls", "dispatch-resync-interval");
+            "max-concurrent-calls", "dispatch-resync-interval", "unserved-flavor-timeout", "unserved-flavor-retry-backoff");
 
     private DispatchConfig() {}
 
@@ -49,6 +50,7 @@ public final class DispatchConfig {
         ResilienceOptions r = ResilienceOptions.DEFAULTS;
         PlacementOptions p = d.placement();
         WorkQueueOptions q = d.workQueue();
+        UnservedFlavorOptions u = d.unservedFlavors();
         try {
             HealthOptions health = new HealthOptions(duration(values, "contact-grace", h.contactGrace()),
                     duration(values, "heartbeat-late-after", h.heartbeatLateAfter()), duration(values, "agent-lost-after", h.agentLostAfter()));
@@ -62,7 +64,9 @@ public final class DispatchConfig {
                     p.incrementalInterval());
             return new DispatchOptions(values.getOrDefault("manager-id", d.managerId()), duration(values, "lease-duration", d.leaseDuration()),
                     duration(values, "poll-interval", d.pollInterval()), placement, failover, resilience,
-                    new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())));
+                    new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())),
+                    new UnservedFlavorOptions(duration(values, "unserved-flavor-timeout", u.timeout()),
+                            duration(values, "unserved-flavor-retry-backoff", u.retryBackoff())));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid dispatch configuration: " + e.getMessage(), e);
         }

@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.UnservedFlavorOptions;
 import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 
@@ -13,16 +14,22 @@ import java.time.Duration;
  * tolerances) and the per-cluster resilience4j settings. The lease must be shorter than
  * workerLostTimeout, and a renewal's whole retry budget must fit in the lease after one renewal interval:
  * checked here, so a bad configuration fails at load with a clear message. The work queue's retry backoff
- * and resync interval are the last part.
+ * and resync interval come next; last, how long quota may be held in a flavor no connected cluster offers.
  */
 public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
-                              FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue) {
+                              FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue,
+                              UnservedFlavorOptions unservedFlavors) {
     public static final DispatchOptions DEFAULTS = new DispatchOptions("berth-manager", Duration.ofSeconds(60),
             Duration.ofSeconds(1), PlacementOptions.DEFAULTS);
 
     public DispatchOptions {
         failover.validateLease(leaseDuration);
         failover.validateRenewal(leaseDuration, renewEvery(leaseDuration), resilience.retryBudget());
+    }
+
+    public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
+                           FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue) {
+        this(managerId, leaseDuration, pollInterval, placement, failover, resilience, workQueue, UnservedFlavorOptions.DEFAULTS);
     }
 
     /** How often every current attempt's lease is renewed. */
@@ -44,22 +51,26 @@ public record DispatchOptions(String managerId, Duration leaseDuration, Duration
     }
 
     public DispatchOptions withFailover(FailoverOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience, workQueue, unservedFlavors);
     }
 
     public DispatchOptions withLeaseDuration(Duration next) {
-        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience, workQueue);
+        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience, workQueue, unservedFlavors);
     }
 
     public DispatchOptions withResilience(ResilienceOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next, workQueue, unservedFlavors);
     }
 
     public DispatchOptions withWorkQueue(WorkQueueOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, next);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, next, unservedFlavors);
     }
 
     public DispatchOptions withPlacement(PlacementOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience, workQueue, unservedFlavors);
+    }
+
+    public DispatchOptions withUnservedFlavors(UnservedFlavorOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, workQueue, next);
     }
 }

@@ -75,6 +75,8 @@ final class Dispatcher implements ClusterEvents {
     private final EvictedCopyStops stops;
     /** Commits one reserved copy of a multi-cluster attempt and withdraws the others (two-phase dispatch). */
     final CopyCommits commits;
+    /** Releases quota held in a flavor no connected cluster offers (issue 20, rule 2). */
+    private final UnservedFlavorRetries unserved;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -94,6 +96,7 @@ final class Dispatcher implements ClusterEvents {
         this.stops = new EvictedCopyStops(this, state, clock, options);
         state.controller.setRunningCopies(attempts::containsKey);
         this.commits = new CopyCommits(this, state, clock, epoch);
+        this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
     }
 
     Clock clock() {
@@ -154,6 +157,8 @@ final class Dispatcher implements ClusterEvents {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
         if (queue.resyncDue()) queue.addAll(holdingQuota());
+        queue.addAll(unserved.due());
+        unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
         for (int round = 0; round < 10 && queue.hasReady(); round++) {
             queue.takeReady().forEach(this::reconcileOrRetry);
             state.scheduleSlice();
@@ -202,6 +207,7 @@ final class Dispatcher implements ClusterEvents {
         if (!running) {
             waiting.remove(key);
             if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); }
+            unserved.stopped(key, status == null);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -238,10 +244,13 @@ final class Dispatcher implements ClusterEvents {
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
-            pending(key, check, decision.pendingMessage());
+            String message = unserved.notPlaced(key, check, RemoteWorkloads.placementRequest(key, priority, status.admission()),
+                    configName, views, decision.pendingMessage());
+            if (message != null) pending(key, check, message);
             return;
         }
         waiting.remove(key);
+        unserved.forget(key);
         DispatchAttempt attempt = new DispatchAttempt(UUID.randomUUID().toString());
         attempt.number = DispatchHistory.count(workload) + 1;
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
@@ -396,6 +405,7 @@ final class Dispatcher implements ClusterEvents {
 
     @Override
     public void capacityChanged(String cluster) {
+        if (unserved.clustersChanged(clusters::view)) state.scheduleSlice();
         queue.addAll(waiting);
         reconcile();
     }
