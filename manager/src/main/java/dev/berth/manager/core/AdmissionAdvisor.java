@@ -52,7 +52,7 @@ final class AdmissionAdvisor {
             release = QuotaReleaseEstimate.of(this, state, entry, queue);
         }
         localQueueRemedies(entry, queue, remedies);
-        return new AdmissionAdvice(remedies, release);
+        return new AdmissionAdvice(remedies, release, WorkloadsAhead.of(state, entry));
     }
 
     /** The ClusterQueue a LocalQueue feeds when both admit new workloads of its namespace; null otherwise. */
