@@ -81,7 +81,7 @@ final class AdmissionAdvisor {
                 for (ResourceQuota quota : flavor.resources()) {
                     Long requested = needed.get(quota.resource());
                     if (requested == null || !budgetLeft()) continue;
-                    long total = requested + state.quota.usage(spec.name(), new FlavorResource(flavor.flavor(), quota.resource()));
+                    long total = requested + aheadNeeds(request, spec.name()).getOrDefault(quota.resource(), 0L) + state.quota.usage(spec.name(), new FlavorResource(flavor.flavor(), quota.resource()));
                     int before = remedies.size();
                     if (spec.cohort() != null && quota.borrowingLimit() != null) {
                         raise(AdmissionRemedy.Kind.BORROWING_LIMIT, spec, flavor.flavor(), quota, quota.borrowingLimit(), total, request,
@@ -161,6 +161,12 @@ final class AdmissionAdvisor {
             Outcome outcome = decide(QuotaChanges.withQueue(entry.request, local.name()), queue, Change.NONE);
             if (outcome.admits()) remedies.add(AdmissionRemedy.localQueue(local.name(), queue, outcome == Outcome.PREEMPTS));
         }
+    }
+
+    /** What the pending workloads ahead of the request in the queue ask for: a raise must leave room for them too. */
+    private Map<String, Long> aheadNeeds(WorkloadRequest request, String queue) {
+        WorkloadEntry entry = state.workloads.get(request.key());
+        return entry == null || !queue.equals(entry.clusterQueue) ? Map.of() : WorkloadsAhead.of(state, entry).needs();
     }
 
     private static ResourceQuota quotaOf(ClusterQueueSpec spec, String flavor, String resource) {

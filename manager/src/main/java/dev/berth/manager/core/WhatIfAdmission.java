@@ -74,6 +74,7 @@ final class WhatIfAdmission {
         List<AdmittedWorkload> inTree = holders(tree, clusterQueue, request.key(), change.gone());
         List<AdmittedWorkload> own = inTree.stream().filter(w -> w.clusterQueue().equals(clusterQueue)).toList();
         PreemptionPlanner planner = new PreemptionPlanner(tree, options);
+        if (!admitAhead(request, spec, specs, tree)) return Outcome.NO;
         PlannedPreemptionOracle oracle = new PlannedPreemptionOracle(planner, tree, spec, request, own, () -> inTree);
         FlavorAssignment assignment = new FlavorAssigner(spec, Collections.unmodifiableMap(state.flavors), tree,
                 options.fairSharing(), oracle).assign(request);
@@ -87,6 +88,30 @@ final class WhatIfAdmission {
         PreemptionRequest preemption = new PreemptionRequest(spec, request.priority(), request.creationMillis(),
                 assignment.usage(), Set.copyOf(shortOf));
         return planner.plan(preemption, inTree).isEmpty() ? Outcome.NO : Outcome.PREEMPTS;
+    }
+
+    /**
+     * The pending workloads the cycle takes before the request in its ClusterQueue: each that fits
+     * under the change is admitted first (its usage added), as the scheduler would; under StrictFIFO
+     * one that does not fit blocks the request (false).
+     */
+    private boolean admitAhead(WorkloadRequest request, ClusterQueueSpec spec, Map<String, ClusterQueueSpec> specs, QuotaTree tree) {
+        PendingQueue pending = state.pending.get(spec.name());
+        if (pending == null) return true;
+        for (WorkloadEntry ahead : pending.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(spec.name())))) {
+            if (ahead.key().equals(request.key()) || !before(ahead.request, request)) break;
+            FlavorAssignment assignment = new FlavorAssigner(specs.get(spec.name()), Collections.unmodifiableMap(state.flavors), tree,
+                    options.fairSharing()).assign(ahead.request);
+            if (assignment.mode() == FitMode.FIT) tree.addUsage(spec.name(), assignment.usage());
+            else if (spec.queueingStrategy() == dev.berth.manager.model.QueueingStrategy.STRICT_FIFO) return false;
+        }
+        return true;
+    }
+
+    /** Whether the scheduler orders {@code a} before {@code b}: higher priority, then earlier creation. */
+    private static boolean before(WorkloadRequest a, WorkloadRequest b) {
+        if (a.priority() != b.priority()) return a.priority() > b.priority();
+        return a.creationMillis() < b.creationMillis();
     }
 
     /**
