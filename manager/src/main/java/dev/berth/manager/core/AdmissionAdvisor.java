@@ -88,7 +88,8 @@ final class AdmissionAdvisor {
                                 spec.name(), QuotaChanges::borrowingLimit, remedies);
                     }
                     if (spec.cohort() != null) lendingRemedies(request, spec, flavor.flavor(), quota.resource(), total, remedies);
-                    if (remedies.size() == before) {
+                    // A flavor given no quota for a resource (the default-cpu flavor's GPUs) is left alone: zero there is a choice.
+                    if (remedies.size() == before && quota.nominal() > 0) {
                         raise(AdmissionRemedy.Kind.NOMINAL_QUOTA, spec, flavor.flavor(), quota, quota.nominal(), total, request,
                                 spec.name(), QuotaChanges::nominal, remedies);
                     }
