@@ -291,6 +291,11 @@ public final class AdmissionController {
         return reads.advise(key, priorityClasses);
     }
 
+    /** Only who waits ahead of the workload for the same resources, without re-runs: the dashboard's answers, as explain's first line. */
+    public AdmissionAdvice aheadOnly(WorkloadKey key) {
+        return reads.aheadOnly(key);
+    }
+
     public Optional<List<PendingWorkloadView>> pendingWorkloads(String clusterQueue) {
         return reads.pendingWorkloads(clusterQueue);
     }

@@ -81,6 +81,11 @@ final class AdmissionReadModel {
         return entry == null ? AdmissionAdvice.NONE : new AdmissionAdvisor(state, options).advise(entry, priorityClasses);
     }
 
+    AdmissionAdvice aheadOnly(WorkloadKey key) {
+        WorkloadEntry entry = state.workloads.get(key);
+        return entry == null || entry.holdsQuota() ? AdmissionAdvice.NONE : new AdmissionAdvice(List.of(), null, WorkloadsAhead.of(state, entry));
+    }
+
     Optional<List<PendingWorkloadView>> pendingWorkloads(String clusterQueue) {
         if (!state.clusterQueues.containsKey(clusterQueue)) return Optional.empty();
         PendingQueue queue = state.pending.get(clusterQueue);

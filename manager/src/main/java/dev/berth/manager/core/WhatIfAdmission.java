@@ -55,6 +55,9 @@ final class WhatIfAdmission {
         }
     }
 
+    /** At most this many workloads ahead are admitted first in a re-run, so a long queue keeps explain cheap. */
+    static final int MAX_AHEAD = 100;
+
     private final ClusterState state;
     private final SchedulerOptions options;
 
@@ -98,8 +101,9 @@ final class WhatIfAdmission {
     private boolean admitAhead(WorkloadRequest request, ClusterQueueSpec spec, Map<String, ClusterQueueSpec> specs, QuotaTree tree) {
         PendingQueue pending = state.pending.get(spec.name());
         if (pending == null) return true;
+        int looked = 0;
         for (WorkloadEntry ahead : pending.inOrder(state.localQueueUsage.orderingFor(state.clusterQueues.get(spec.name())))) {
-            if (ahead.key().equals(request.key()) || !before(ahead.request, request)) break;
+            if (ahead.key().equals(request.key()) || !before(ahead.request, request) || looked++ == MAX_AHEAD) break;
             FlavorAssignment assignment = new FlavorAssigner(specs.get(spec.name()), Collections.unmodifiableMap(state.flavors), tree,
                     options.fairSharing()).assign(ahead.request);
             if (assignment.mode() == FitMode.FIT) tree.addUsage(spec.name(), assignment.usage());
@@ -119,7 +123,7 @@ final class WhatIfAdmission {
      * ones' and the request's own; returns the holders of the queue's cohort tree in victim order.
      */
     private List<AdmittedWorkload> holders(QuotaTree tree, String clusterQueue, WorkloadKey self, Set<WorkloadKey> gone) {
-        for (WorkloadEntry entry : state.workloads.values()) {
+        for (WorkloadEntry entry : state.workloads.values()) { // holds are few; a cheap skip per workload
             if (entry.preemptionHold == null || entry.key().equals(self) || !tree.hasClusterQueue(entry.preemptionHoldQueue)) continue;
             tree.addUsage(entry.preemptionHoldQueue, entry.preemptionHold);
         }
