@@ -20,6 +20,7 @@ import dev.berth.manager.explain.Suggestion;
 import dev.berth.manager.explain.WorkloadExplanation;
 import dev.berth.manager.model.LabelSelector;
 import dev.berth.manager.model.PreemptionPolicy;
+import dev.berth.manager.model.QueueingStrategy;
 import dev.berth.manager.model.StopPolicy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.protocol.Conditions;
@@ -121,6 +122,16 @@ class ExplainSituationsTest {
                 }, "Behind 1 workload in team-a that needs the same 8 nvidia.com/gpu; waiting for 8 nvidia.com/gpu:"
                         + " team-a has used its a100 quota (8/8) and is in no cohort to borrow from; nothing may be preempted.",
                         List.of("Raise the nominalQuota of team-a for a100 nvidia.com/gpu by 16 (8 to 24)")),
+                new Situation("StrictFIFO: the head ahead needs the same GPUs and blocks; a raise must admit both", w -> {
+                    w.flavors("a100").cq(clusterQueue("team-a").group(flavor("a100", quota(GPU, "8"))).strategy(QueueingStrategy.STRICT_FIFO));
+                    w.run(w.w("team-a", "running").request(GPU, "6"));
+                    w.submit(w.w("team-a", "head").priority(5).request(GPU, "4"));
+                    w.submit(w.w("team-a", "x").request(GPU, "4"));
+                    w.s.schedule();
+                }, "Behind 1 workload in team-a that needs the same 4 nvidia.com/gpu, and StrictFIFO admits none of those behind them first;"
+                        + " waiting for 2 nvidia.com/gpu: team-a has only 2 of 8 a100 quota free and is in no cohort to borrow from;"
+                        + " nothing may be preempted.",
+                        List.of("Raise the nominalQuota of team-a for a100 nvidia.com/gpu by 6 (8 to 14)")),
                 new Situation("flavor without nodes: quota held, no worker cluster has a100 nodes", w -> dispatched(w,
                         place(cluster("east", true, null), cluster("west", true, null)), null),
                         "No worker cluster can start the workload now: east: flavor a100 missing; west: flavor a100 missing.", List.of()),
