@@ -41,12 +41,15 @@ final class OneLineAnswer {
         PodSetTrial failing = d.podSets().stream().filter(p -> p.mode() != FitMode.FIT).findFirst().orElse(null);
         if (failing == null) return behindOthers(d);
         if (d.preemption() != null && d.preemption().possible()) return Optional.empty();
-        List<Short> shorts = new ArrayList<>();
+        List<Short> tried = new ArrayList<>();
         for (FlavorTrial flavor : failing.flavors()) {
             if (flavor.ineligible() != null) continue;
-            flavor.resources().stream().filter(r -> !r.fits()).findFirst().ifPresent(r -> shorts.add(new Short(flavor.flavor(), r)));
+            flavor.resources().stream().filter(r -> !r.fits()).findFirst().ifPresent(r -> tried.add(new Short(flavor.flavor(), r)));
         }
-        if (shorts.isEmpty()) return Optional.empty();
+        if (tried.isEmpty()) return Optional.empty();
+        // A flavor that can never give the resource (no quota, nothing to borrow: the CPU flavor's GPUs) is not news.
+        List<Short> withQuota = tried.stream().filter(s -> s.resource().potential() > 0).toList();
+        List<Short> shorts = withQuota.isEmpty() ? tried : withQuota;
         if (shorts.stream().allMatch(s -> s.resource().needed() > s.resource().potential())) return Optional.of(neverFits(d, shorts));
         Short least = leastMissing(shorts);
         String behind = behindSame(d, ahead, least.resource().resource());

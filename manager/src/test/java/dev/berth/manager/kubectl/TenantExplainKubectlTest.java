@@ -75,7 +75,7 @@ class TenantExplainKubectlTest {
         String mine = job(TENANT, 6);
 
         String tenant = await().atMost(Duration.ofSeconds(20)).until(() -> explain(mine, TENANT), out -> out.contains("would admit it now"));
-        assertThat(tenant).startsWith("answer: Waiting for 2 nvidia.com/gpu: team-a-cq has used its quota (default-cpu 0/0, a100 and h100 8/8)"
+        assertThat(tenant).startsWith("answer: Waiting for 2 nvidia.com/gpu: team-a-cq has used its a100 and h100 quota (8/8 each)"
                         + " and can borrow only 4 more from gpu-pool; nothing may be preempted.\nwould admit it now:\n")
                 .contains("  - Raise the lendingLimit of another ClusterQueue in cohort gpu-pool for a100 nvidia.com/gpu by 2\n")
                 .contains("  - Raise the nominalQuota of team-a-cq for h100 nvidia.com/gpu by 2 (8 to 10)\n")
