@@ -320,6 +320,16 @@ public final class AdmissionController {
     }
 
     /** The pending workloads of a ClusterQueue in the scheduler's order; empty when the queue is unknown or inactive. */
+    /** What would admit a pending workload now (explain's suggestions and estimate); priorityClasses: WorkloadPriorityClass values by name. */
+    public AdmissionAdvice advise(WorkloadKey key, Map<String, Integer> priorityClasses) {
+        return reads.advise(key, priorityClasses);
+    }
+
+    /** Only who waits ahead of the workload for the same resources, without re-runs: the dashboard's answers, as explain's first line. */
+    public AdmissionAdvice aheadOnly(WorkloadKey key) {
+        return reads.aheadOnly(key);
+    }
+
     public Optional<List<PendingWorkloadView>> pendingWorkloads(String clusterQueue) {
         return reads.pendingWorkloads(clusterQueue);
     }

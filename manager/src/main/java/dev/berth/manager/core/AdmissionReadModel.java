@@ -75,6 +75,17 @@ final class AdmissionReadModel {
         return new AdmissionDiagnostician(state, options).diagnose(key);
     }
 
+    /** What would admit the workload now, each change checked by a re-run; NONE when it is not pending. */
+    AdmissionAdvice advise(WorkloadKey key, Map<String, Integer> priorityClasses) {
+        WorkloadEntry entry = state.workloads.get(key);
+        return entry == null ? AdmissionAdvice.NONE : new AdmissionAdvisor(state, options).advise(entry, priorityClasses);
+    }
+
+    AdmissionAdvice aheadOnly(WorkloadKey key) {
+        WorkloadEntry entry = state.workloads.get(key);
+        return entry == null || entry.holdsQuota() ? AdmissionAdvice.NONE : new AdmissionAdvice(List.of(), null, WorkloadsAhead.of(state, entry));
+    }
+
     Optional<List<PendingWorkloadView>> pendingWorkloads(String clusterQueue) {
         if (!state.clusterQueues.containsKey(clusterQueue)) return Optional.empty();
         PendingQueue queue = state.pending.get(clusterQueue);

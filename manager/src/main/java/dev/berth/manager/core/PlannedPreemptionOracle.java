@@ -2,6 +2,7 @@ package dev.berth.manager.core;
 
 import dev.berth.manager.model.ClusterQueueSpec;
 import dev.berth.manager.model.FlavorResource;
+import dev.berth.manager.model.WorkloadRequest;
 import dev.berth.manager.scheduling.AdmittedWorkload;
 import dev.berth.manager.scheduling.PreemptionOracle;
 import dev.berth.manager.scheduling.PreemptionPlanner;
@@ -24,23 +25,29 @@ final class PlannedPreemptionOracle implements PreemptionOracle {
     private final PreemptionPlanner planner;
     private final QuotaTree quota;
     private final ClusterQueueSpec queue;
-    private final WorkloadEntry entry;
+    private final WorkloadRequest request;
     private final Collection<AdmittedWorkload> ownQueue;
     private final Supplier<? extends Collection<AdmittedWorkload>> cohortTree;
 
     PlannedPreemptionOracle(PreemptionPlanner planner, QuotaTree quota, ClusterQueueSpec queue, WorkloadEntry entry,
                             Collection<AdmittedWorkload> ownQueue, Supplier<? extends Collection<AdmittedWorkload>> cohortTree) {
+        this(planner, quota, queue, entry.request, ownQueue, cohortTree);
+    }
+
+    /** For a request that is not (or not yet) an entry: explain's re-runs over a modified snapshot. */
+    PlannedPreemptionOracle(PreemptionPlanner planner, QuotaTree quota, ClusterQueueSpec queue, WorkloadRequest request,
+                            Collection<AdmittedWorkload> ownQueue, Supplier<? extends Collection<AdmittedWorkload>> cohortTree) {
         this.planner = planner;
         this.quota = quota;
         this.queue = queue;
-        this.entry = entry;
+        this.request = request;
         this.ownQueue = ownQueue;
         this.cohortTree = cohortTree;
     }
 
     @Override
     public Simulation simulate(FlavorResource flavorResource, long quantity) {
-        PreemptionRequest request = new PreemptionRequest(queue, entry.request.priority(), entry.request.creationMillis(),
+        PreemptionRequest request = new PreemptionRequest(queue, this.request.priority(), this.request.creationMillis(),
                 Map.of(flavorResource, quantity), Set.of(flavorResource));
         List<PreemptionTarget> targets = planner.plan(request, ownQueue, cohortTree);
         int level = borrowingLevelWithout(targets, flavorResource, quantity);

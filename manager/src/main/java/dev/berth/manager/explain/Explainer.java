@@ -1,5 +1,6 @@
 package dev.berth.manager.explain;
 
+import dev.berth.manager.core.AdmissionAdvice;
 import dev.berth.manager.core.AdmissionDiagnosis;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,17 @@ public final class Explainer {
 
     /** With the fleet's quota against capacity, so the answer says whether quota or capacity holds the workload back. */
     public static WorkloadExplanation explain(AdmissionDiagnosis diagnosis, DispatchFacts dispatch, List<QuotaAgainstCapacity.Row> capacity) {
+        return explain(diagnosis, dispatch, capacity, AdmissionAdvice.NONE, ExplainScope.FLEET);
+    }
+
+    /**
+     * With what would admit the workload now and when its quota frees up ({@link AdmissionAdvice}),
+     * for a reader in the given scope: a TENANT reader is never shown other namespaces' workloads or
+     * other teams' ClusterQueues by name.
+     */
+    public static WorkloadExplanation explain(AdmissionDiagnosis full, DispatchFacts dispatch, List<QuotaAgainstCapacity.Row> capacity,
+                                              AdmissionAdvice advice, ExplainScope scope) {
+        AdmissionDiagnosis diagnosis = scope == ExplainScope.TENANT ? TenantRedaction.of(full) : full;
         String dispatchCheck = dispatch.check() == null ? null : dispatch.check().name();
         Layer admission = AdmissionLayer.of(diagnosis, dispatchCheck);
         boolean reachesDispatch = diagnosis.holdsQuota() && !diagnosis.finished();
@@ -28,6 +40,8 @@ public final class Explainer {
         Optional<String> unserved = UnservedFlavorAnswer.of(diagnosis, dispatch);
         if (unserved.isPresent()) return explanation.withAnswer(unserved.get());
         if (!admission.stops()) return explanation;
-        return OneLineAnswer.of(diagnosis, capacity).map(explanation::withAnswer).orElse(explanation);
+        WorkloadExplanation answered = OneLineAnswer.of(diagnosis, capacity, advice.ahead()).map(explanation::withAnswer).orElse(explanation);
+        return answered.withAdvice(AdviceRendering.suggestions(advice, diagnosis.queues().clusterQueue(), diagnosis.queues().cohort(), scope),
+                AdviceRendering.estimate(advice));
     }
 }

@@ -1,5 +1,6 @@
 package dev.berth.manager.explain;
 
+import dev.berth.manager.core.AdmissionAdvice;
 import dev.berth.manager.core.AdmissionDiagnosis;
 import dev.berth.manager.core.AdmissionDiagnosis.FlavorTrial;
 import dev.berth.manager.core.AdmissionDiagnosis.PodSetTrial;
@@ -31,19 +32,30 @@ final class OneLineAnswer {
 
     /** With the fleet's capacity: says whether quota or capacity holds the workload back. */
     static Optional<String> of(AdmissionDiagnosis d, List<QuotaAgainstCapacity.Row> capacity) {
+        return of(d, capacity, AdmissionAdvice.Ahead.NONE);
+    }
+
+    /** With the workloads ahead of it that want the same resources: a workload behind others gets them as its first reason. */
+    static Optional<String> of(AdmissionDiagnosis d, List<QuotaAgainstCapacity.Row> capacity, AdmissionAdvice.Ahead ahead) {
         if (!d.active() || d.finished() || d.holdsQuota() || d.podSets().isEmpty()) return Optional.empty();
         PodSetTrial failing = d.podSets().stream().filter(p -> p.mode() != FitMode.FIT).findFirst().orElse(null);
         if (failing == null) return behindOthers(d);
         if (d.preemption() != null && d.preemption().possible()) return Optional.empty();
-        List<Short> shorts = new ArrayList<>();
+        List<Short> tried = new ArrayList<>();
         for (FlavorTrial flavor : failing.flavors()) {
             if (flavor.ineligible() != null) continue;
-            flavor.resources().stream().filter(r -> !r.fits()).findFirst().ifPresent(r -> shorts.add(new Short(flavor.flavor(), r)));
+            flavor.resources().stream().filter(r -> !r.fits()).findFirst().ifPresent(r -> tried.add(new Short(flavor.flavor(), r)));
         }
-        if (shorts.isEmpty()) return Optional.empty();
+        if (tried.isEmpty()) return Optional.empty();
+        // A flavor that can never give the resource (no quota, nothing to borrow: the CPU flavor's GPUs) is not news.
+        List<Short> withQuota = tried.stream().filter(s -> s.resource().potential() > 0).toList();
+        List<Short> shorts = withQuota.isEmpty() ? tried : withQuota;
         if (shorts.stream().allMatch(s -> s.resource().needed() > s.resource().potential())) return Optional.of(neverFits(d, shorts));
         Short least = leastMissing(shorts);
-        return Optional.of(waitingFor(least) + ": " + d.queues().clusterQueue() + " " + quotaClause(shorts)
+        String behind = behindSame(d, ahead, least.resource().resource());
+        String waiting = waitingFor(least);
+        String first = behind.isEmpty() ? waiting : behind + "; " + Character.toLowerCase(waiting.charAt(0)) + waiting.substring(1);
+        return Optional.of(first + ": " + d.queues().clusterQueue() + " " + quotaClause(shorts)
                 + borrowClause(shorts) + preemptionClause(d)
                 + QuotaAgainstCapacity.verdict(capacity, least.resource().resource(), least.missing()) + ".");
     }
@@ -56,6 +68,20 @@ final class OneLineAnswer {
 
     private static Short leastMissing(List<Short> shorts) {
         return shorts.stream().min((a, b) -> Long.compare(a.missing(), b.missing())).orElseThrow();
+    }
+
+    /**
+     * "Behind 1 workload in team-a-cq that needs the same 8 nvidia.com/gpu; " for a workload that is
+     * not the head and has others ahead asking for what it lacks; "" otherwise. Under StrictFIFO none
+     * of those behind the head is admitted first, under BestEffortFIFO they are looked at first.
+     */
+    private static String behindSame(AdmissionDiagnosis d, AdmissionAdvice.Ahead ahead, String resource) {
+        Long same = ahead.needs().get(resource);
+        if (d.position() == null || d.position().inClusterQueue() == 0 || ahead.workloads() == 0 || same == null) return "";
+        int n = ahead.workloads();
+        String fifo = d.queues().strategy() == QueueingStrategy.STRICT_FIFO ? ", and StrictFIFO admits none of those behind them first" : "";
+        return "Behind " + n + (n == 1 ? " workload" : " workloads") + " in " + d.queues().clusterQueue() + " that "
+                + (n == 1 ? "needs" : "need") + " the same " + q(resource, same) + " " + resource + fifo;
     }
 
     /** "Waiting for 4 nvidia.com/gpu": the least it lacks on any flavor it may use. */

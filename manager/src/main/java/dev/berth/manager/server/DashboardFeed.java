@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.dashboard.DashboardEventSource;
 import dev.berth.manager.dashboard.DashboardSnapshot;
 import dev.berth.manager.explain.DispatchFacts;
+import dev.berth.manager.explain.ExplainScope;
 import dev.berth.manager.explain.Explainer;
 import dev.berth.manager.explain.QuotaAgainstCapacity;
 import dev.berth.manager.model.WorkloadKey;
@@ -58,6 +59,7 @@ final class DashboardFeed {
         var check = dispatcher == null ? null : dispatcher.dispatchCheck(state.controller.statusOf(key));
         var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
         return state.controller.diagnose(key)
-                .map(d -> Explainer.explain(d, new DispatchFacts(check, placement, null), capacity).answer()).orElse(null);
+                .map(d -> Explainer.explain(d, new DispatchFacts(check, placement, null), capacity,
+                        state.controller.aheadOnly(key), ExplainScope.FLEET).answer()).orElse(null);
     }
 }

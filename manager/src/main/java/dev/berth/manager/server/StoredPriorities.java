@@ -35,4 +35,14 @@ final class StoredPriorities implements PriorityResolver {
         }
         return null;
     }
+
+    /** Every stored WorkloadPriorityClass with its value, by name. */
+    java.util.Map<String, Integer> workloadPriorityClasses() {
+        java.util.Map<String, Integer> classes = new java.util.TreeMap<>();
+        for (StoredObject stored : state.store.list(Resources.WORKLOAD_PRIORITY_CLASSES.resource(), null)) {
+            var decoded = PriorityClassDecoder.decodeWorkloadPriorityClass(stored.object());
+            classes.put(stored.object().path("metadata").path("name").asText(), decoded.value());
+        }
+        return classes;
+    }
 }

@@ -17,6 +17,7 @@ import dev.berth.manager.explain.LedgerRendering;
 import dev.berth.manager.explain.PendingWorkloads;
 import dev.berth.manager.explain.RemoteAttempt;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.VisibilityApi;
@@ -56,7 +57,10 @@ final class VisibilityEndpoints {
     void mount(Router router) {
         for (String version : List.of(KueueApi.V1BETA2, KueueApi.V1BETA1)) {
             router.get("/apis/" + KueueApi.GROUP + "/" + version + "/namespaces/:ns/workloads/:name/" + VisibilityApi.EXPLAIN)
-                    .handler(ctx -> answer(ctx, () -> explain(ctx.pathParam("ns"), ctx.pathParam("name"))));
+                    .handler(ctx -> {
+                        ExplainReader reader = ExplainReader.of(state.rbac, ctx.get(ApiSecurity.USER_KEY), ctx.pathParam("ns"));
+                        answer(ctx, () -> explain(ctx.pathParam("ns"), ctx.pathParam("name"), reader));
+                    });
             String visibility = "/apis/" + VisibilityApi.KUEUE_VISIBILITY_GROUP + "/" + version;
             String apiVersion = VisibilityApi.KUEUE_VISIBILITY_GROUP + "/" + version;
             router.get(visibility + "/clusterqueues/:cq/pendingworkloads").handler(ctx -> answer(ctx,
@@ -69,7 +73,7 @@ final class VisibilityEndpoints {
         router.get(BERTH + "/capacity").handler(ctx -> answer(ctx, () -> CapacityRendering.render(capacity())));
     }
 
-    private Object explain(String namespace, String name) {
+    private Object explain(String namespace, String name, ExplainReader reader) {
         WorkloadKey key = WorkloadKey.of(namespace, name);
         AdmissionDiagnosis diagnosis = state.controller.diagnose(key)
                 .orElseThrow(() -> ApiException.notFound(Resources.WORKLOADS, name));
@@ -78,7 +82,8 @@ final class VisibilityEndpoints {
         var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
         RemoteAttempt attempt = state.find(Resources.WORKLOADS.resource(), namespace, name)
                 .map(o -> attemptOf(DispatchStatusJson.dispatchOf(o.path("status")))).orElse(null);
-        return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity());
+        var advice = state.controller.advise(key, reader.usablePriorityClasses(new StoredPriorities(state).workloadPriorityClasses()));
+        return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity(), advice, reader.scope());
     }
 
     private List<QuotaAgainstCapacity.Row> capacity() {
