@@ -4,6 +4,7 @@ import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.HealthOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.StartTimeoutOptions;
 import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -25,7 +26,7 @@ public final class DispatchConfig {
     public static final List<String> NAMES = List.of("manager-id", "lease-duration", "poll-interval", "worker-lost-timeout",
             "lease-margin", "contact-grace", "heartbeat-late-after", "agent-lost-after", "heartbeat-stale-after",
             "call-timeout", "retry-attempts", "retry-backoff", "breaker-failure-rate", "breaker-window", "breaker-open-for",
-            "max-concurrent-calls", "dispatch-resync-interval");
+            "max-concurrent-calls", "dispatch-resync-interval", "dispatch-start-timeout", "withdrawn-cluster-avoid-for");
 
     private DispatchConfig() {}
 
@@ -62,7 +63,9 @@ public final class DispatchConfig {
                     p.incrementalInterval());
             return new DispatchOptions(values.getOrDefault("manager-id", d.managerId()), duration(values, "lease-duration", d.leaseDuration()),
                     duration(values, "poll-interval", d.pollInterval()), placement, failover, resilience,
-                    new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())));
+                    new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())),
+                    new StartTimeoutOptions(duration(values, "dispatch-start-timeout", d.startTimeout().startTimeout()),
+                            duration(values, "withdrawn-cluster-avoid-for", d.startTimeout().avoidFor())));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid dispatch configuration: " + e.getMessage(), e);
         }

@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.StartTimeoutOptions;
 import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
 
@@ -13,10 +14,11 @@ import java.time.Duration;
  * tolerances) and the per-cluster resilience4j settings. The lease must be shorter than
  * workerLostTimeout, and a renewal's whole retry budget must fit in the lease after one renewal interval:
  * checked here, so a bad configuration fails at load with a clear message. The work queue's retry backoff
- * and resync interval are the last part.
+ * and resync interval come next; the start timeout (issue 20 rule 1) is the last part.
  */
 public record DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
-                              FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue) {
+                              FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue,
+                              StartTimeoutOptions startTimeout) {
     public static final DispatchOptions DEFAULTS = new DispatchOptions("berth-manager", Duration.ofSeconds(60),
             Duration.ofSeconds(1), PlacementOptions.DEFAULTS);
 
@@ -35,6 +37,11 @@ public record DispatchOptions(String managerId, Duration leaseDuration, Duration
     }
 
     public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
+                           FailoverOptions failover, ResilienceOptions resilience, WorkQueueOptions workQueue) {
+        this(managerId, leaseDuration, pollInterval, placement, failover, resilience, workQueue, StartTimeoutOptions.DEFAULTS);
+    }
+
+    public DispatchOptions(String managerId, Duration leaseDuration, Duration pollInterval, PlacementOptions placement,
                            FailoverOptions failover, ResilienceOptions resilience) {
         this(managerId, leaseDuration, pollInterval, placement, failover, resilience, WorkQueueOptions.DEFAULTS);
     }
@@ -44,22 +51,27 @@ public record DispatchOptions(String managerId, Duration leaseDuration, Duration
     }
 
     public DispatchOptions withFailover(FailoverOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, next, resilience, workQueue, startTimeout);
     }
 
     public DispatchOptions withLeaseDuration(Duration next) {
-        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience, workQueue);
+        return new DispatchOptions(managerId, next, pollInterval, placement, failover, resilience, workQueue, startTimeout);
     }
 
     public DispatchOptions withResilience(ResilienceOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, next, workQueue, startTimeout);
     }
 
     public DispatchOptions withWorkQueue(WorkQueueOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, next);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, next, startTimeout);
+    }
+
+    /** Issue 20 rule 1: how long an unstarted copy may wait on a worker before it is withdrawn (--dispatch-start-timeout). */
+    public DispatchOptions withStartTimeout(StartTimeoutOptions next) {
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, placement, failover, resilience, workQueue, next);
     }
 
     public DispatchOptions withPlacement(PlacementOptions next) {
-        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience, workQueue);
+        return new DispatchOptions(managerId, leaseDuration, pollInterval, next, failover, resilience, workQueue, startTimeout);
     }
 }

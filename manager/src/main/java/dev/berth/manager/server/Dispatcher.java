@@ -69,6 +69,8 @@ final class Dispatcher implements ClusterEvents {
     final LeaseRenewals renewals;
     /** Reads the clusters' listings of attempts, and mirrors what they report. */
     private final AttemptListings listings;
+    /** Withdraws attempts no worker started within the start timeout (issue 20 rule 1); BerthManager's poll drives it. */
+    final StartTimeoutWithdrawals withdrawals;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
     WorkerClusters clusters;
@@ -87,6 +89,7 @@ final class Dispatcher implements ClusterEvents {
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
         this.creates = new RemoteCreates(this, clock, epoch);
+        this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
     }
 
     Clock clock() {
@@ -190,6 +193,7 @@ final class Dispatcher implements ClusterEvents {
         if (!running) {
             waiting.remove(key);
             if (status == null) lastPlacement.remove(key);
+            if (status == null) withdrawals.forget(key);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
@@ -219,14 +223,17 @@ final class Dispatcher implements ClusterEvents {
             pending(key, check, "MultiKueueConfig " + configName + " not found");
             return;
         }
-        List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
+        Set<String> avoided = withdrawals.avoided(key);
+        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
+                .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
                 options.placement().strategyFor(config.strategy()), null);
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
-            pending(key, check, decision.pendingMessage());
+            String note = withdrawals.note(key);
+            pending(key, check, note == null ? decision.pendingMessage() : note + "; " + decision.pendingMessage());
             return;
         }
         waiting.remove(key);
@@ -247,8 +254,9 @@ final class Dispatcher implements ClusterEvents {
         creates.send(key, attempt, remote, decision.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String where = String.join(", ", decision.clusters());
-        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
-                "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
+        String note = withdrawals.note(key);
+        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
+                + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
         DispatchStatusWriter.writeDispatch(state, key, DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null);
         DispatchHistory.record(state, key, attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant());
     }
