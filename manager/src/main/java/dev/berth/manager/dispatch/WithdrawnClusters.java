@@ -37,6 +37,11 @@ public final class WithdrawnClusters<K> {
         return notes.get(workload);
     }
 
+    /** The latest withdrawal's message, handed out once (with the placement that follows it), or null. */
+    public String told(K workload) {
+        return notes.remove(workload);
+    }
+
     /** The workload is gone or finished: nothing to remember. */
     public void forget(K workload) {
         avoidUntil.remove(workload);

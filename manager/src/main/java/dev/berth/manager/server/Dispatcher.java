@@ -254,7 +254,7 @@ final class Dispatcher implements ClusterEvents {
         creates.send(key, attempt, remote, decision.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String where = String.join(", ", decision.clusters());
-        String note = withdrawals.note(key);
+        String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
                 + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
         DispatchStatusWriter.writeDispatch(state, key, DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null);
@@ -268,7 +268,7 @@ final class Dispatcher implements ClusterEvents {
     void widenIncrementalAttempts() {
         if (clusters == null) return;
         attempts.forEach((key, attempt) -> {
-            if (attempt.firstDispatch == null || attempt.winner != null) return;
+            if (attempt.firstDispatch == null || attempt.winner != null || attempt.withdrawing) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
             PlacementDecision decision = policy.place(attempt.request, views, DispatchStrategy.INCREMENTAL, attempt.firstDispatch);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();

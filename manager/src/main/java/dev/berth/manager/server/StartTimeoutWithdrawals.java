@@ -210,6 +210,11 @@ final class StartTimeoutWithdrawals {
         return withdrawn.avoided(key, clock.instant());
     }
 
+    /** The workload was placed again: the withdrawal's message, said once with that placement (null when none). */
+    String placed(WorkloadKey key) {
+        return withdrawn.told(key);
+    }
+
     /** What to say with the next placement, e.g. "withdrawn from h100 after 5m: ...", or null. */
     String note(WorkloadKey key) {
         return withdrawn.note(key);

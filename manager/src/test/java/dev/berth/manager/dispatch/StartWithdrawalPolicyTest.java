@@ -107,6 +107,8 @@ class StartWithdrawalPolicyTest {
         assertThat(withdrawn.avoided("team-a/train", clock.instant())).containsExactly("h100");
         assertThat(withdrawn.avoided("team-a/other", clock.instant())).isEmpty();
         assertThat(withdrawn.note("team-a/train")).startsWith("withdrawn from h100");
+        assertThat(withdrawn.told("team-a/train")).startsWith("withdrawn from h100");
+        assertThat(withdrawn.note("team-a/train")).as("told once, with the placement that follows").isNull();
         clock.advance(Duration.ofMinutes(10));
         assertThat(withdrawn.avoided("team-a/train", clock.instant())).isEmpty();
     }
