@@ -21,6 +21,12 @@ final class ManagerFlags {
             "--contact-grace", "4s", "--agent-lost-after", "4s", "--heartbeat-late-after", "3s", "--heartbeat-stale-after", "4s",
             "--call-timeout", "1500ms", "--retry-attempts", "2", "--retry-backoff", "200ms", "--breaker-open-for", "3s");
 
+    /**
+     * Issue 20 rule 1 at drill speed: a copy its worker has not started after 8 s is withdrawn and placed
+     * elsewhere (the manager's default is 5 minutes).
+     */
+    static final List<String> START_TIMEOUT = List.of("--dispatch-start-timeout", "8s");
+
     static final int CLUSTER_PORT = 5701;
 
     private ManagerFlags() {}

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class ManagerFlagsTest {
     @Test
     void theFailoverFlagsAreAcceptedByTheManager() {
-        List<String> flags = ManagerFlags.FAILOVER;
+        List<String> flags = new java.util.ArrayList<>(ManagerFlags.FAILOVER);
+        flags.addAll(ManagerFlags.START_TIMEOUT);
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 0; i < flags.size(); i += 2) values.put(flags.get(i).substring(2), flags.get(i + 1));
         assertThatCode(() -> DispatchConfig.parse(values)).doesNotThrowAnyException();

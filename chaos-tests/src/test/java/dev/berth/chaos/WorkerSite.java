@@ -42,6 +42,7 @@ public final class WorkerSite {
         this.siteNetwork = Network.newNetwork();
         this.cluster = ChaosContainers.container(ChaosImages.Component.VIRTUAL_CLUSTER, siteNetwork, apiAlias())
                 .withCommand("--name", name, "--dir", CLUSTER_DIR, "--profile", profile, "--advertise-host", apiAlias())
+                .withExposedPorts(API_PORT)
                 .waitingFor(Wait.forLogMessage("(?s).*READY .*", 1).withStartupTimeout(ChaosContainers.STARTUP));
         this.agent = ChaosContainers.container(ChaosImages.Component.AGENT, siteNetwork, name + "-agent")
                 .withCommand("--name", name, "--kubeconfig", "/tmp/kubeconfig", "--host", "0.0.0.0", "--port", Integer.toString(AGENT_PORT),
@@ -127,6 +128,17 @@ public final class WorkerSite {
                     .filter(line -> line.contains("server:")).findFirst().orElse("(no server line)"));
         }
         return clusterKubeconfig.replace(direct, "http://" + uplinkAlias() + ":" + UPLINK_PORT);
+    }
+
+    /**
+     * A client of the cluster's own API from the drill's host, bypassing the uplink and Berth: what another
+     * tenant of the cluster would use (WorkerCapacityVanishesDrill fills the nodes with it).
+     */
+    public io.fabric8.kubernetes.client.KubernetesClient tenantClient() {
+        String direct = "http://" + apiAlias() + ":" + API_PORT;
+        String fromHost = clusterKubeconfig.replace(direct, "http://127.0.0.1:" + cluster.getMappedPort(API_PORT));
+        return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(fromHost)).build();
     }
 
     public GenericContainer<?> cluster() {

@@ -67,6 +67,7 @@ final class AttemptListings {
             dispatcher.failover.fences.supersede(cluster,
                     new SupersededCreate.Poll(reading.epoch(), reading.readAt(), reading.listingStartedAt(), attemptIds));
         }
+        withdrawals(cluster, listed, seen);
         Map<WorkloadKey, DispatchAttempt> attempts = dispatcher.attempts();
         for (RemoteWorkload remote : listed) {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
@@ -82,6 +83,8 @@ final class AttemptListings {
                 continue;
             }
             attempt.confirmed.add(cluster);
+            if (remote.getStatus() != null) attempt.lastReport.put(cluster, remote.getStatus());
+            if (attempt.withdrawing) continue;
             if (remote.getSpec().getFencingEpoch() < epoch) dispatcher.renewals.stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
@@ -104,7 +107,7 @@ final class AttemptListings {
         for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = current.getKey();
             DispatchAttempt attempt = current.getValue();
-            if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
+            if (!attempt.clusters.contains(cluster) || attempt.draining || attempt.withdrawing) continue;
             if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(Dispatcher.REPORT_LAG))) {
                 attempt.missedListings.remove(cluster);
                 continue;
@@ -118,6 +121,21 @@ final class AttemptListings {
             dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
             if (attempt.clusters.isEmpty()) dispatcher.lastCopyGone(key, attempt);
         }
+    }
+
+    /** What the listing shows of the copies being withdrawn for not starting in time (their own attempt's status only). */
+    private void withdrawals(String cluster, List<RemoteWorkload> listed, Set<WorkloadKey> listedWorkloads) {
+        Set<WorkloadKey> seen = new HashSet<>(listedWorkloads);
+        Map<WorkloadKey, RemoteWorkloadStatus> statuses = new java.util.HashMap<>();
+        for (RemoteWorkload remote : listed) {
+            WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
+            DispatchAttempt attempt = dispatcher.attempts().get(key);
+            RemoteWorkloadStatus status = remote.getStatus();
+            boolean ours = attempt != null && attempt.id.equals(remote.getSpec().getAttemptId());
+            if (ours && status != null && (status.getAttemptId() == null || attempt.id.equals(status.getAttemptId()))) statuses.put(key, status);
+            if (!ours) seen.remove(key);
+        }
+        dispatcher.withdrawals.listed(cluster, seen, statuses);
     }
 
     /**

@@ -166,6 +166,7 @@ public final class BerthManager implements AutoCloseable {
                 id -> stateThread.execute(() -> {
                     workerClusters.pollAll();
                     state.dispatcher.failover.evictFromLostClusters();
+                    state.dispatcher.withdrawals.poll();
                     state.dispatcher.renewals.retryFailed();
                 }));
         leaseTimer = vertx.setPeriodic(dispatchOptions.renewEvery().toMillis(),

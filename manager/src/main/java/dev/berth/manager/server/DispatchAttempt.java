@@ -47,6 +47,10 @@ final class DispatchAttempt {
     final Set<String> renewing = new HashSet<>();
     /** An operator drains the cluster: the lease was expired on purpose, so the agent stops the attempt. */
     boolean draining;
+    /** Withdrawn for not starting in time (issue 20 rule 1): its lease was expired on purpose; not renewed, not mirrored. */
+    boolean withdrawing;
+    /** Per cluster, what its latest listing reported of this attempt (phase and reason), for the start timeout. */
+    final Map<String, dev.berth.protocol.crd.RemoteWorkloadStatus> lastReport = new HashMap<>();
     /** 1 for the workload's first attempt, then one more per redispatch. */
     int number = 1;
     /** When this manager first knew the attempt (dispatched or recovered): listings before then may not show it. */

@@ -4,6 +4,7 @@ import dev.berth.manager.clusters.ResilienceOptions;
 import dev.berth.manager.dispatch.FailoverOptions;
 import dev.berth.manager.dispatch.HealthOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.StartTimeoutOptions;
 import dev.berth.manager.dispatch.UnservedFlavorOptions;
 import dev.berth.manager.dispatch.WorkQueueOptions;
 import java.time.Duration;
@@ -26,7 +27,8 @@ public final class DispatchConfig {
     public static final List<String> NAMES = List.of("manager-id", "lease-duration", "poll-interval", "worker-lost-timeout",
             "lease-margin", "contact-grace", "heartbeat-late-after", "agent-lost-after", "heartbeat-stale-after",
             "call-timeout", "retry-attempts", "retry-backoff", "breaker-failure-rate", "breaker-window", "breaker-open-for",
-            "max-concurrent-calls", "dispatch-resync-interval", "unserved-flavor-timeout", "unserved-flavor-retry-backoff");
+            "max-concurrent-calls", "dispatch-resync-interval", "unserved-flavor-timeout", "unserved-flavor-retry-backoff",
+            "dispatch-start-timeout", "withdrawn-cluster-avoid-for");
 
     private DispatchConfig() {}
 
@@ -66,7 +68,9 @@ public final class DispatchConfig {
                     duration(values, "poll-interval", d.pollInterval()), placement, failover, resilience,
                     new WorkQueueOptions(q.firstRetry(), q.maxRetry(), duration(values, "dispatch-resync-interval", q.resyncInterval())),
                     new UnservedFlavorOptions(duration(values, "unserved-flavor-timeout", u.timeout()),
-                            duration(values, "unserved-flavor-retry-backoff", u.retryBackoff())));
+                            duration(values, "unserved-flavor-retry-backoff", u.retryBackoff())),
+                    new StartTimeoutOptions(duration(values, "dispatch-start-timeout", d.startTimeout().startTimeout()),
+                            duration(values, "withdrawn-cluster-avoid-for", d.startTimeout().avoidFor())));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid dispatch configuration: " + e.getMessage(), e);
         }

@@ -69,6 +69,8 @@ final class Dispatcher implements ClusterEvents {
     final LeaseRenewals renewals;
     /** Reads the clusters' listings of attempts, and mirrors what they report. */
     private final AttemptListings listings;
+    /** Withdraws attempts no worker started within the start timeout (issue 20 rule 1); BerthManager's poll drives it. */
+    final StartTimeoutWithdrawals withdrawals;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
     /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
@@ -97,6 +99,7 @@ final class Dispatcher implements ClusterEvents {
         state.controller.setRunningCopies(attempts::containsKey);
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
+        this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
     }
 
     Clock clock() {
@@ -206,7 +209,7 @@ final class Dispatcher implements ClusterEvents {
                 && !status.isTrue(Conditions.EVICTED);
         if (!running) {
             waiting.remove(key);
-            if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); }
+            if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); withdrawals.forget(key); }
             unserved.stopped(key, status == null);
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
@@ -237,7 +240,9 @@ final class Dispatcher implements ClusterEvents {
             pending(key, check, "MultiKueueConfig " + configName + " not found");
             return;
         }
-        List<ClusterView> views = config.clusters().stream().map(clusters::view).map(this::withoutInFlight).toList();
+        Set<String> avoided = withdrawals.avoided(key);
+        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
+                .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
                 options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
@@ -246,7 +251,8 @@ final class Dispatcher implements ClusterEvents {
             waiting.add(key);
             String message = unserved.notPlaced(key, check, RemoteWorkloads.placementRequest(key, priority, status.admission()),
                     configName, views, decision.pendingMessage());
-            if (message != null) pending(key, check, message);
+            String note = withdrawals.note(key);
+            if (message != null) pending(key, check, note == null ? message : note + "; " + message);
             return;
         }
         waiting.remove(key);
@@ -272,8 +278,9 @@ final class Dispatcher implements ClusterEvents {
         creates.send(key, attempt, remote, decision.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String where = String.join(", ", decision.clusters());
-        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING,
-                "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
+        String note = withdrawals.placed(key);
+        state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
+                + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
         DispatchStatusWriter.writeDispatch(state, key, DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null);
         DispatchHistory.record(state, key, attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant());
     }
@@ -285,7 +292,7 @@ final class Dispatcher implements ClusterEvents {
     void widenIncrementalAttempts() {
         if (clusters == null) return;
         attempts.forEach((key, attempt) -> {
-            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null) return;
+            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null || attempt.withdrawing) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
             List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
                     .map(RemoteWorkloads::nominatedClusters).orElse(List.of());

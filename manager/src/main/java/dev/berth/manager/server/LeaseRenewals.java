@@ -58,7 +58,7 @@ final class LeaseRenewals {
     }
 
     private void renew(WorkerClusters clusters, WorkloadKey key, DispatchAttempt attempt, String cluster, Instant stamp) {
-        if (attempt.draining || attempt.renewing.contains(cluster) || !attempt.clusters.contains(cluster)) return;
+        if (attempt.draining || attempt.withdrawing || attempt.renewing.contains(cluster) || !attempt.clusters.contains(cluster)) return;
         if (!dispatcher.failover.keepRenewing(cluster, attempt)) return;
         clusters.calls(cluster).ifPresent(calls -> {
             attempt.lastRenewal.put(cluster, stamp);
@@ -83,7 +83,7 @@ final class LeaseRenewals {
      * writes from now on. Same exceptions as {@link #renewAll()}: not while draining or lost.
      */
     void stampEpochNow(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        if (attempt.draining || !dispatcher.failover.keepRenewing(cluster, attempt)) return;
+        if (attempt.draining || attempt.withdrawing || !dispatcher.failover.keepRenewing(cluster, attempt)) return;
         Instant stamp = clock.instant();
         attempt.lastRenewal.put(cluster, stamp);
         dispatcher.clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch)

@@ -29,6 +29,23 @@ class DispatchConfigTest {
     }
 
     @Test
+    void theStartTimeoutIsASettingWithKueuesFiveMinuteRoundAsDefaultAndReadsFromTheEnvironment() {
+        DispatchOptions defaults = DispatchConfig.parse(Map.of());
+        assertThat(defaults.startTimeout().startTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(defaults.startTimeout().avoidFor()).isEqualTo(Duration.ofMinutes(10));
+        DispatchOptions drill = DispatchConfig.parse(Map.of("dispatch-start-timeout", "8s", "withdrawn-cluster-avoid-for", "1m"));
+        assertThat(drill.startTimeout().startTimeout()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(drill.startTimeout().avoidFor()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(DispatchConfig.parse(Map.of("dispatch-start-timeout", "0s")).startTimeout().enabled()).isFalse();
+        assertThat(DispatchConfig.fromEnvironment(Map.of("BERTH_DISPATCH_START_TIMEOUT", "2m")))
+                .containsExactly(Map.entry("dispatch-start-timeout", "2m"));
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("dispatch-start-timeout", "later")))
+                .hasMessageContaining("dispatch-start-timeout: \"later\" is not a duration");
+        assertThatThrownBy(() -> DispatchConfig.parse(Map.of("dispatch-start-timeout", "-5s")))
+                .hasMessageContaining("dispatch-start-timeout must not be negative");
+    }
+
+    @Test
     void theDispatchResyncIntervalIsASettingWithAFiveMinuteDefault() {
         assertThat(DispatchConfig.parse(Map.of()).workQueue().resyncInterval()).isEqualTo(Duration.ofMinutes(5));
         assertThat(DispatchConfig.parse(Map.of("dispatch-resync-interval", "30s")).workQueue().resyncInterval())
