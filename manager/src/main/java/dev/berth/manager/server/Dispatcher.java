@@ -16,9 +16,7 @@ import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.dispatch.WorkQueue;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.objects.MultiKueueDecoder;
-import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.KueueApi;
@@ -32,7 +30,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -73,6 +70,8 @@ final class Dispatcher implements ClusterEvents {
     final StartTimeoutWithdrawals withdrawals;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
+    /** Reads attempts, holds and quota holders back from the stored Workloads. */
+    private final StoredAttempts stored;
     /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
     private final EvictedCopyStops stops;
     /** Commits one reserved copy of a multi-cluster attempt and withdraws the others (two-phase dispatch). */
@@ -95,15 +94,12 @@ final class Dispatcher implements ClusterEvents {
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
         this.creates = new RemoteCreates(this, clock, epoch);
+        this.stored = new StoredAttempts(state, clock, options.leaseDuration());
         this.stops = new EvictedCopyStops(this, state, clock, options);
         state.controller.setRunningCopies(attempts::containsKey);
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
         this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
-    }
-
-    Clock clock() {
-        return clock;
     }
 
     /** The current attempts, for failover; read on the state thread only. */
@@ -122,22 +118,7 @@ final class Dispatcher implements ClusterEvents {
      * is dispatched now.
      */
     void recover() {
-        for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
-            WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
-            queue.add(key);
-            DispatchHolds.read(stored.object()).forEach(fence -> failover.fences.restore(key, fence));
-            DispatchStatus dispatch = DispatchStatusJson.dispatchOf(stored.object().path("status"));
-            if (dispatch == null) continue;
-            String cluster = Objects.requireNonNullElse(dispatch.cluster(), "");
-            DispatchAttempt attempt = new DispatchAttempt(dispatch.attemptId());
-            attempt.clusters.add(cluster);
-            if (dispatch.reported()) attempt.confirmed.add(cluster);
-            attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
-            attempt.lease = WorkloadLease.of(stored.object(), state, options.leaseDuration());
-            attempt.lastRenewal.put(cluster, clock.instant());
-            attempt.knownSince = clock.instant();
-            attempts.put(key, attempt);
-        }
+        queue.addAll(stored.recover(attempts, failover.fences));
     }
 
     /** A fence on the workload's old attempt changed or was lifted: place it again. */
@@ -159,7 +140,7 @@ final class Dispatcher implements ClusterEvents {
         for (WorkloadKey key : new ArrayList<>(attempts.keySet())) {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
-        if (queue.resyncDue()) queue.addAll(holdingQuota());
+        if (queue.resyncDue()) queue.addAll(stored.holdingQuota(attempts.keySet()));
         queue.addAll(unserved.due());
         unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
         for (int round = 0; round < 10 && queue.hasReady(); round++) {
@@ -180,21 +161,6 @@ final class Dispatcher implements ClusterEvents {
                     .addKeyValue("attempt", attempt == null ? null : attempt.id).addKeyValue("failures", failures)
                     .addKeyValue("retryIn", queue.backoff(key)).setCause(e).log("dispatch of workload failed; retrying after a backoff");
         }
-    }
-
-    /** Every workload that holds quota or has a current attempt: a resync looks at each, to repair an event that was missed. */
-    private List<WorkloadKey> holdingQuota() {
-        Set<WorkloadKey> keys = new LinkedHashSet<>(attempts.keySet());
-        try {
-            for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
-                WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
-                WorkloadStatus status = state.controller.statusOf(key);
-                if (status != null && status.isTrue(Conditions.QUOTA_RESERVED)) keys.add(key);
-            }
-        } catch (RuntimeException e) {
-            log.atWarn().setCause(e).log("dispatch resync could not list the workloads; only current attempts are looked at");
-        }
-        return new ArrayList<>(keys);
     }
 
     private void reconcile(WorkloadKey key) {

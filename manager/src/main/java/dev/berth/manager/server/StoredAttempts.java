@@ -1,0 +1,78 @@
+package dev.berth.manager.server;
+
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.DispatchStatus;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.DispatchStatusJson;
+import dev.berth.manager.store.StoredObject;
+import dev.berth.protocol.Conditions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the dispatcher reads back from the stored Workloads: at a restart, the current attempts (from
+ * status.dispatch) and the fences holding workloads back (from status.dispatchHolds); at a resync, every
+ * workload that holds quota. State thread only.
+ */
+final class StoredAttempts {
+    private static final Logger log = LoggerFactory.getLogger(StoredAttempts.class);
+
+    private final ManagerState state;
+    private final Clock clock;
+    private final Duration defaultLease;
+
+    StoredAttempts(ManagerState state, Clock clock, Duration defaultLease) {
+        this.state = state;
+        this.clock = clock;
+        this.defaultLease = defaultLease;
+    }
+
+    /**
+     * Puts every stored workload's current attempt into {@code attempts} and its holds into {@code fences};
+     * returns every stored workload, each to be looked at once the clusters are connected.
+     */
+    List<WorkloadKey> recover(Map<WorkloadKey, DispatchAttempt> attempts, OldAttemptFences fences) {
+        List<WorkloadKey> all = new ArrayList<>();
+        for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
+            WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
+            all.add(key);
+            DispatchHolds.read(stored.object()).forEach(fence -> fences.restore(key, fence));
+            DispatchStatus dispatch = DispatchStatusJson.dispatchOf(stored.object().path("status"));
+            if (dispatch == null) continue;
+            String cluster = Objects.requireNonNullElse(dispatch.cluster(), "");
+            DispatchAttempt attempt = new DispatchAttempt(dispatch.attemptId());
+            attempt.clusters.add(cluster);
+            if (dispatch.reported()) attempt.confirmed.add(cluster);
+            attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
+            attempt.lease = WorkloadLease.of(stored.object(), state, defaultLease);
+            attempt.lastRenewal.put(cluster, clock.instant());
+            attempt.knownSince = clock.instant();
+            attempts.put(key, attempt);
+        }
+        return all;
+    }
+
+    /** The current attempts' workloads and every workload that holds quota: a resync looks at each, to repair a missed event. */
+    List<WorkloadKey> holdingQuota(Collection<WorkloadKey> current) {
+        Set<WorkloadKey> keys = new LinkedHashSet<>(current);
+        try {
+            for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
+                WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
+                WorkloadStatus status = state.controller.statusOf(key);
+                if (status != null && status.isTrue(Conditions.QUOTA_RESERVED)) keys.add(key);
+            }
+        } catch (RuntimeException e) {
+            log.atWarn().setCause(e).log("dispatch resync could not list the workloads; only current attempts are looked at");
+        }
+        return new ArrayList<>(keys);
+    }
+}
