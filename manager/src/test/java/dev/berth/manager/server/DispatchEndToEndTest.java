@@ -13,15 +13,11 @@ import dev.berth.manager.dispatch.PlacementOptions;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
-import dev.berth.protocol.Annotations;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
-import dev.berth.protocol.crd.CapacityReport;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
-import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -37,7 +33,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -349,33 +344,15 @@ class DispatchEndToEndTest {
     // ---- the test as agent ---------------------------------------------------------------
 
     private void heartbeat(String cluster, int freeGpus) throws Exception {
-        CapacityReport report = new CapacityReport();
-        CapacityReport.FlavorCapacity a100 = new CapacityReport.FlavorCapacity();
-        a100.setName("a100");
-        a100.setNodes(2);
-        a100.setFree(Map.of("nvidia.com/gpu", Integer.toString(freeGpus), "cpu", "64"));
-        a100.setLargestFreeOnOneNode(Map.of("nvidia.com/gpu", Integer.toString(freeGpus), "cpu", "32"));
-        report.getFlavors().add(a100);
-        agents.get(cluster).leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).resource(new LeaseBuilder()
-                .withNewMetadata().withName(BerthCrds.AGENT_LEASE).withNamespace(BerthCrds.SYSTEM_NAMESPACE)
-                .addToAnnotations(Annotations.AGENT_CAPACITY, JSON.writeValueAsString(report)).endMetadata()
-                .withNewSpec().withHolderIdentity(cluster + "-agent").withRenewTime(ZonedDateTime.now()).endSpec().build())
-                .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        PlayedAgent.heartbeat(agents.get(cluster), cluster, freeGpus);
     }
 
     private RemoteWorkload attempt(String cluster) {
-        List<RemoteWorkload> items = agents.get(cluster).resources(RemoteWorkload.class).inNamespace("team-a").list().getItems();
-        return items.isEmpty() ? null : items.get(0);
+        return PlayedAgent.attempt(agents.get(cluster));
     }
 
     private void report(String cluster, RemoteWorkload remote, String phase, Map<String, Object> objectStatus) {
-        RemoteWorkloadStatus status = new RemoteWorkloadStatus();
-        status.setPhase(phase);
-        status.setAttemptId(remote.getSpec().getAttemptId());
-        status.setPodsRunning("Running".equals(phase) ? 2 : 0);
-        status.setObjectStatus(objectStatus);
-        remote.setStatus(status);
-        agents.get(cluster).resources(RemoteWorkload.class).inNamespace("team-a").resource(remote).updateStatus();
+        PlayedAgent.report(agents.get(cluster), remote, phase, objectStatus);
     }
 
     // ---- the user ---------------------------------------------------------------------------
