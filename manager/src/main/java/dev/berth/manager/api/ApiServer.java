@@ -254,10 +254,25 @@ public final class ApiServer {
         }
         response.setStatusCode(reply.code()).putHeader("content-type", "application/json");
         for (String warning : reply.warnings()) {
-            response.headers().add("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            response.headers().add("Warning", warningHeader(warning));
         }
         response.end(Buffer.buffer(bytes));
         if (verb != null && !verb.equals("GET") && !verb.isEmpty()) logWrite(verb, path, reply);
+    }
+
+    /**
+     * A Warning header (code 299) whose text is a quoted-string: backslashes and quotes escaped, and control
+     * characters (a field name in a hostile body may carry them) replaced by '?', since a header value may not
+     * hold them; Vert.x would refuse the whole header and the request would never be answered.
+     */
+    static String warningHeader(String warning) {
+        StringBuilder text = new StringBuilder(warning.length() + 8).append("299 - \"");
+        warning.codePoints().forEach(c -> {
+            if (c == '\\' || c == '"') text.append('\\').append((char) c);
+            else if (Character.isISOControl(c)) text.append('?');
+            else text.appendCodePoint(c);
+        });
+        return text.append('"').toString();
     }
 
     /** One line per write; never the body. */
