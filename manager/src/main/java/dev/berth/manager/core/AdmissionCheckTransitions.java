@@ -49,10 +49,14 @@ final class AdmissionCheckTransitions {
                 quotaRelease.evict(entry, Reasons.ADMISSION_CHECK, evictedMessage, null, true);
             }
             case CheckStates.READY -> {
-                if (allChecksReady(entry)) admitAfterChecks(entry, now);
+                if (allChecksReady(entry) && !entry.isAdmitted()) admitAfterChecks(entry, now);
                 writer.write(entry, entry.status);
             }
-            default -> writer.write(entry, entry.status);
+            default -> {
+                // Kueue's SyncAdmittedCondition: an admitted workload whose check is no longer Ready is not admitted
+                if (entry.isAdmitted()) entry.status = WorkloadConditions.uncheckedAdmission(entry.status, now);
+                writer.write(entry, entry.status);
+            }
         }
         queueStatus.touched(entry);
     }

@@ -13,6 +13,8 @@ import java.util.List;
  * Each method returns a new status; lastTransitionTime changes only when a condition's status flips.
  */
 final class WorkloadConditions {
+    /** Kueue's reason for Admitted=False while the quota is reserved and a check is not Ready. */
+    static final String UNSATISFIED_CHECKS = "UnsatisfiedChecks";
     private WorkloadConditions() {}
 
     static WorkloadStatus pending(WorkloadStatus status, String message, Instant now) {
@@ -48,6 +50,14 @@ final class WorkloadConditions {
     static WorkloadStatus admitted(WorkloadStatus status, Instant now) {
         return status(status, now, status.admission(), status.admissionChecks(),
                 new Condition(Conditions.ADMITTED, true, Reasons.ADMITTED, "The workload is admitted", now));
+    }
+
+    /** Kueue's Admitted=False UnsatisfiedChecks: the quota is still reserved, but an admission check is no longer Ready. */
+    static WorkloadStatus uncheckedAdmission(WorkloadStatus status, Instant now) {
+        List<String> waiting = status.admissionChecks().stream()
+                .filter(c -> !CheckStates.READY.equals(c.state())).map(AdmissionCheckState::name).toList();
+        return status(status, now, status.admission(), status.admissionChecks(), new Condition(Conditions.ADMITTED, false, UNSATISFIED_CHECKS,
+                "The workload has not all admission checks ready: waiting for " + String.join(", ", waiting), now));
     }
 
     static WorkloadStatus checkState(WorkloadStatus status, String check, String state, String message,

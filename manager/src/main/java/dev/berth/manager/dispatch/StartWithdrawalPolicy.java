@@ -10,23 +10,43 @@ import java.util.Optional;
  * due for withdrawal, what a cluster's report means for a withdrawal under way, and when the copy's
  * lease has surely run out. Pure: the caller passes the time.
  *
- * <p>An attempt is due when no copy was admitted, it is not being withdrawn or drained already, every copy
- * was last reported Pending by its agent (accepted, waiting for room), and it was dispatched at least
- * {@link StartTimeoutOptions#startTimeout()} ago. A copy never reported is left to the missing-listing and
- * unconfirmed-create rules: nothing shows that its agent holds it.
+ * <p>An attempt is due when it is not being withdrawn or drained already, it was dispatched at least
+ * {@link StartTimeoutOptions#startTimeout()} ago, and no copy has started: every copy was last reported
+ * Pending by its agent (accepted, waiting for room), or Admitted with none of its pods running and a pod the
+ * cluster's scheduler found no node for. The second case is capacity taken after the agent admitted the copy
+ * (another tenant's pods bound first by the cluster's own scheduler, a node drained): Kueue's
+ * waitForPodsReady answers it with an eviction; Berth withdraws the copy and places it elsewhere, keeping the
+ * quota. A copy never reported is left to the missing-listing and unconfirmed-create rules: nothing shows
+ * that its agent holds it.
  */
 public final class StartWithdrawalPolicy {
     /** The dispatch history outcome of a withdrawn attempt. */
     public static final String START_TIMEOUT = "StartTimeout";
     /** The phases as the agent reports them (protocol's RemoteWorkloadPhase; repeated here to keep dispatch free of the wire module). */
     static final String PENDING = "Pending";
+    static final String ADMITTED = "Admitted";
     private static final List<String> STARTED = List.of("Admitted", "Running", "Succeeded", "Failed");
     private static final List<String> GONE = List.of("Stopped", "Rejected");
 
-    /** What the latest listing of one cluster said of the copy: its phase and the agent's reason (both may be null). */
-    public record CopyReport(String cluster, String phase, String reason) {}
+    /**
+     * What the latest listing of one cluster said of the copy: its phase and the agent's reason (both may be
+     * null), and whether its pods are unschedulable (admitted, none running, at least one found no node).
+     */
+    public record CopyReport(String cluster, String phase, String reason, boolean unschedulable) {
+        public CopyReport(String cluster, String phase, String reason) {
+            this(cluster, phase, reason, false);
+        }
 
-    /** An attempt as seen for the start timeout. {@code dispatchedAt} is when this manager dispatched (or recovered) it. */
+        /** Accepted but not started: waiting for room in the agent, or admitted with pods no node can take. */
+        boolean notStarted() {
+            return PENDING.equals(phase) || (ADMITTED.equals(phase) && unschedulable);
+        }
+    }
+
+    /**
+     * An attempt as seen for the start timeout. {@code dispatchedAt} is when this manager dispatched (or recovered)
+     * it; {@code admitted} when an agent admitted a copy; {@code busy} when it is being withdrawn or drained.
+     */
     public record StartingAttempt(String attemptId, Instant dispatchedAt, boolean admitted, boolean busy, List<CopyReport> copies) {}
 
     /** What to do with a withdrawal under way, given what a cluster reported of the copy. */
@@ -51,19 +71,30 @@ public final class StartWithdrawalPolicy {
 
     /** The withdrawal message when the attempt is due now ("withdrawn from h100 after 5m: <agent's reason>"), else empty. */
     public Optional<String> due(StartingAttempt attempt, Instant now) {
-        if (!options.enabled() || attempt.admitted() || attempt.busy() || attempt.dispatchedAt() == null || attempt.copies().isEmpty()) {
+        if (!options.enabled() || attempt.busy() || attempt.dispatchedAt() == null || attempt.copies().isEmpty()) {
             return Optional.empty();
         }
         if (now.isBefore(attempt.dispatchedAt().plus(options.startTimeout()))) return Optional.empty();
         for (CopyReport copy : attempt.copies()) {
-            if (!PENDING.equals(copy.phase())) return Optional.empty();
+            if (!copy.notStarted()) return Optional.empty();
+            // an admitted attempt stays unless its admitted copy is the one that cannot be scheduled
+            if (attempt.admitted() && !copy.unschedulable()) return Optional.empty();
         }
         return Optional.of(message(attempt.copies(), Duration.between(attempt.dispatchedAt(), now)));
     }
 
     /** The verdict for one copy under withdrawal; {@code listed} false when the cluster's listing no longer shows it. */
     public Verdict reported(boolean listed, String phase) {
+        return reported(listed, phase, false);
+    }
+
+    /**
+     * As {@link #reported(boolean, String)}, for a copy whose pods may be unschedulable: an admitted copy still
+     * waiting for a node is not a start, so the withdrawal waits for its agent to stop it (its lease is expired).
+     */
+    public Verdict reported(boolean listed, String phase, boolean unschedulable) {
         if (!listed || (phase != null && GONE.contains(phase))) return Verdict.CONFIRMED;
+        if (ADMITTED.equals(phase) && unschedulable) return Verdict.WAIT;
         return phase != null && STARTED.contains(phase) ? Verdict.CANCEL : Verdict.WAIT;
     }
 

@@ -11,6 +11,7 @@ import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import dev.berth.protocol.crd.RemoteWorkloadStatus.PodProblem;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
  */
 final class StartTimeoutWithdrawals {
     private static final Logger log = LoggerFactory.getLogger(StartTimeoutWithdrawals.class);
+    /** The reason the agent gives a pod with PodScheduled=False, as the Kubernetes scheduler writes it. */
+    private static final String UNSCHEDULABLE = "Unschedulable";
 
     private final Dispatcher dispatcher;
     private final ManagerState state;
@@ -112,12 +115,24 @@ final class StartTimeoutWithdrawals {
 
     private StartingAttempt starting(DispatchAttempt attempt) {
         List<CopyReport> copies = new ArrayList<>();
-        for (String cluster : attempt.clusters) {
-            RemoteWorkloadStatus report = attempt.lastReport.get(cluster);
-            copies.add(new CopyReport(cluster, report == null ? null : report.getPhase(), report == null ? null : report.getReason()));
-        }
+        for (String cluster : attempt.clusters) copies.add(copyReport(cluster, attempt.lastReport.get(cluster)));
         Instant since = attempt.dispatchedAt != null ? attempt.dispatchedAt : attempt.knownSince;
         return new StartingAttempt(attempt.id, since, attempt.winner != null, attempt.withdrawing || attempt.draining, copies);
+    }
+
+    /** What an agent's report says for the start timeout; an unschedulable copy's reason is its scheduler's message. */
+    static CopyReport copyReport(String cluster, RemoteWorkloadStatus report) {
+        if (report == null) return new CopyReport(cluster, null, null);
+        PodProblem unschedulable = unschedulable(report);
+        String reason = unschedulable == null ? report.getReason()
+                : "pod " + unschedulable.getPod() + " unschedulable: " + unschedulable.getMessage();
+        return new CopyReport(cluster, report.getPhase(), reason, unschedulable != null);
+    }
+
+    /** The first pod the cluster's scheduler found no node for, when none of the copy's pods has started; else null. */
+    private static PodProblem unschedulable(RemoteWorkloadStatus report) {
+        if (report.getStartTime() != null || report.getPodsRunning() > 0 || report.getPodProblems() == null) return null;
+        return report.getPodProblems().stream().filter(p -> UNSCHEDULABLE.equals(p.getReason())).findFirst().orElse(null);
     }
 
     private void begin(WorkloadKey key, DispatchAttempt attempt, String message) {
@@ -155,7 +170,8 @@ final class StartTimeoutWithdrawals {
             Withdrawal withdrawal = entry.getValue();
             if (!withdrawal.leaseGoneAt.containsKey(cluster)) continue;
             RemoteWorkloadStatus status = statuses.get(key);
-            Verdict verdict = policy.reported(seen.contains(key), status == null ? null : status.getPhase());
+            Verdict verdict = policy.reported(seen.contains(key), status == null ? null : status.getPhase(),
+                    status != null && unschedulable(status) != null);
             if (verdict == Verdict.CONFIRMED) {
                 confirmed(withdrawal, cluster, seen.contains(key) ? "its agent reports it " + status.getPhase() : "gone from the listing");
             } else if (verdict == Verdict.CANCEL) {

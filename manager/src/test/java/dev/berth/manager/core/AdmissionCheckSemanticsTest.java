@@ -50,6 +50,27 @@ class AdmissionCheckSemanticsTest {
                     assertThat(s.condition("team/w", Conditions.ADMITTED).reason()).isEqualTo("Admitted");
                     assertThat(s.queueStatus("team").admittedWorkloads()).isEqualTo(1);
                 }),
+                row("a check of an admitted workload turning Pending un-admits it, keeping the quota (Kueue's UnsatisfiedChecks)", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.READY, "");
+                    s.controller.setAdmissionCheckState(key("team/w"), "budget", CheckStates.READY, "");
+                    assertThat(s.admitted("team/w")).isTrue();
+                    s.controller.setAdmissionCheckState(key("team/w"), "budget", CheckStates.PENDING, "placing again");
+                    assertThat(s.admitted("team/w")).isFalse();
+                    assertThat(s.condition("team/w", Conditions.ADMITTED).reason()).isEqualTo("UnsatisfiedChecks");
+                    assertThat(s.condition("team/w", Conditions.ADMITTED).message())
+                            .isEqualTo("The workload has not all admission checks ready: waiting for budget");
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.usage("team", "default/cpu")).isEqualTo(1000);
+                    s.schedule();
+                    assertThat(s.queueStatus("team").admittedWorkloads()).isZero();
+                    assertThat(s.queueStatus("team").reservingWorkloads()).isEqualTo(1);
+                    s.controller.setAdmissionCheckState(key("team/w"), "budget", CheckStates.READY, "placed");
+                    s.schedule();
+                    assertThat(s.admitted("team/w")).isTrue();
+                    assertThat(s.queueStatus("team").admittedWorkloads()).isEqualTo(1);
+                }),
                 row("Retry releases the quota, resets the checks and requeues the workload", s -> {
                     twoChecks(s);
                     s.run(s.w("team", "w").request("cpu", "1"));

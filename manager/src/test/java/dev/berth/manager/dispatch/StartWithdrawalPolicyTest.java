@@ -21,11 +21,16 @@ import org.junit.jupiter.api.Test;
 class StartWithdrawalPolicyTest {
     private static final Instant DISPATCHED = Instant.parse("2026-12-01T12:00:00Z");
     private static final String NO_ROOM = "insufficient nvidia.com/gpu: 8 requested, 0 free on matching nodes";
+    private static final String NO_NODE = "pod train-0 unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu.";
     private final MutableClock clock = new MutableClock(DISPATCHED);
     private final StartWithdrawalPolicy policy = new StartWithdrawalPolicy(StartTimeoutOptions.DEFAULTS);
 
     private static CopyReport pending(String cluster) {
         return new CopyReport(cluster, "Pending", NO_ROOM);
+    }
+
+    private static CopyReport unschedulable(String cluster) {
+        return new CopyReport(cluster, "Admitted", NO_NODE, true);
     }
 
     private static StartingAttempt attempt(boolean admitted, boolean busy, CopyReport... copies) {
@@ -47,7 +52,15 @@ class StartWithdrawalPolicyTest {
                         "withdrawn from a100, h100 after 6m: " + NO_ROOM),
                 Arguments.of("no reason from the agent", attempt(false, false, new CopyReport("h100", "Pending", null)), Duration.ofSeconds(301),
                         "withdrawn from h100 after 5m1s: not started by the agent"),
-                Arguments.of("no copy at all", attempt(false, false), Duration.ofMinutes(30), null));
+                Arguments.of("no copy at all", attempt(false, false), Duration.ofMinutes(30), null),
+                Arguments.of("admitted, but no node takes its pods (capacity taken after the agent admitted it)",
+                        attempt(true, false, unschedulable("h100")), Duration.ofMinutes(5), "withdrawn from h100 after 5m: " + NO_NODE),
+                Arguments.of("admitted with unschedulable pods, not yet past the timeout", attempt(true, false, unschedulable("h100")),
+                        Duration.ofMinutes(4), null),
+                Arguments.of("admitted and its pods scheduled: it started", attempt(true, false, new CopyReport("h100", "Admitted", null, false)),
+                        Duration.ofMinutes(30), null),
+                Arguments.of("running with a pod unschedulable: it started", attempt(true, false, new CopyReport("h100", "Running", NO_NODE, true)),
+                        Duration.ofMinutes(30), null));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -89,6 +102,13 @@ class StartWithdrawalPolicyTest {
     @MethodSource("reports")
     void aReportDuringAWithdrawal(boolean listed, String phase, Verdict expected) {
         assertThat(policy.reported(listed, phase)).isEqualTo(expected);
+    }
+
+    @Test
+    void anAdmittedCopyStillWaitingForANodeIsNotAStart() {
+        assertThat(policy.reported(true, "Admitted", true)).isEqualTo(Verdict.WAIT);
+        assertThat(policy.reported(true, "Running", true)).isEqualTo(Verdict.CANCEL);
+        assertThat(policy.reported(true, "Stopped", true)).isEqualTo(Verdict.CONFIRMED);
     }
 
     @Test

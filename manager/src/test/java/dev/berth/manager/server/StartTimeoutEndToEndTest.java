@@ -192,6 +192,57 @@ class StartTimeoutEndToEndTest {
         assertThat(workload().path("status").path("dispatchHistory")).hasSize(1);
     }
 
+    @Test
+    void anAdmittedCopyWhosePodsNoNodeCanTakeIsWithdrawnAndPlacedOnTheOtherCluster() throws Exception {
+        submitJob(2, 2);
+        RemoteWorkload first = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null);
+        String firstId = first.getSpec().getAttemptId();
+        // the agent admitted it, then other tenants' pods took the nodes first: the copy's pods are unschedulable
+        admittedUnschedulable("roomy", first);
+        await().atMost(WAIT).until(() -> "True".equals(condition(workload(), "Admitted")));
+        heartbeat("roomy", 0);
+        heartbeat("small", 8);
+
+        RemoteWorkload fenced = await().atMost(WAIT).until(() -> attempt("roomy"), r -> r != null && leaseExpired(r));
+        assertThat(fenced.getSpec().getAttemptId()).isEqualTo(firstId);
+        // still admitted on roomy (its pods wait for a node): the withdrawal waits for its agent to stop it
+        await().during(Duration.ofMillis(800)).atMost(WAIT).until(() -> attempt("small") == null);
+        assertThat(condition(workload(), "Admitted")).isEqualTo("True");
+
+        report("roomy", fenced, "Stopped", null);
+        RemoteWorkload second = await().atMost(WAIT).until(() -> attempt("small"), r -> r != null);
+        assertThat(second.getSpec().getAttemptId()).isNotEqualTo(firstId);
+        // Kueue's SyncAdmittedCondition: the MultiKueue check is Pending again, so the workload is not admitted; it keeps its quota
+        assertThat(condition(workload(), "Admitted")).isEqualTo("False");
+        assertThat(reason(workload(), "Admitted")).isEqualTo("UnsatisfiedChecks");
+        assertThat(condition(workload(), "QuotaReserved")).isEqualTo("True");
+        await().atMost(WAIT).until(() -> attempt("roomy") == null);
+        JsonNode history = workload().path("status").path("dispatchHistory");
+        assertThat(history.get(0).path("outcome").asText()).isEqualTo("StartTimeout");
+        assertThat(history.get(0).path("reason").asText())
+                .matches("withdrawn from roomy after \\d+s: pod train-0 unschedulable: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu\\.");
+
+        report("small", second, "Running", Map.of("active", 2));
+        await().atMost(WAIT).until(() -> "True".equals(condition(workload(), "Admitted")));
+        assertThat(reason(workload(), "Admitted")).isEqualTo("Admitted");
+    }
+
+    /** The agent's report of a copy it admitted whose pods the cluster's scheduler found no node for. */
+    private void admittedUnschedulable(String cluster, RemoteWorkload remote) {
+        RemoteWorkloadStatus status = new RemoteWorkloadStatus();
+        status.setPhase("Admitted");
+        status.setAttemptId(remote.getSpec().getAttemptId());
+        status.setAdmittedTime(Instant.now().toString());
+        status.setPodsPending(2);
+        RemoteWorkloadStatus.PodProblem problem = new RemoteWorkloadStatus.PodProblem();
+        problem.setPod("train-0");
+        problem.setReason("Unschedulable");
+        problem.setMessage("0/2 nodes are available: 2 Insufficient nvidia.com/gpu.");
+        status.setPodProblems(List.of(problem));
+        remote.setStatus(status);
+        agents.get(cluster).resources(RemoteWorkload.class).inNamespace("team-a").resource(remote).updateStatus();
+    }
+
     private static boolean leaseExpired(RemoteWorkload remote) {
         Instant renewed = Instant.parse(remote.getSpec().getLeaseRenewTime());
         return renewed.plusSeconds(remote.getSpec().getLeaseDurationSeconds()).isBefore(Instant.now());
@@ -261,6 +312,13 @@ class StartTimeoutEndToEndTest {
         if (object == null) return null;
         for (JsonNode condition : object.path("status").path("conditions")) {
             if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
+        }
+        return null;
+    }
+
+    private static String reason(JsonNode object, String type) {
+        for (JsonNode condition : object.path("status").path("conditions")) {
+            if (condition.path("type").asText().equals(type)) return condition.path("reason").asText();
         }
         return null;
     }
