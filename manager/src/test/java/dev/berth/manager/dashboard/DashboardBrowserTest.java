@@ -108,9 +108,10 @@ class DashboardBrowserTest {
                 && browser.findElement(waitingRow).getText().contains("insufficient quota"));
         assertThat(text(waitingRow)).contains(waiting, "team-a-queue");
         // Its one-line answer, the same as the explain subresource gives.
-        String answer = DashboardFixture.JSON.readTree(berth.send("GET", "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads/"
-                + needsEight + "/explain", null).body()).path("answer").asText();
-        assertThat(answer).startsWith("Waiting for");
+        // (until the scheduler has set the 40-GPU job aside as inadmissible, needs-eight is "Behind 1 workload ...")
+        String answer = await().atMost(PATIENCE).until(() -> DashboardFixture.JSON.readTree(berth.send("GET",
+                "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads/" + needsEight + "/explain", null).body())
+                .path("answer").asText(), text -> text.startsWith("Waiting for"));
         By answerCell = By.cssSelector(".pending-row[data-workload='team-a/" + needsEight + "'] .one-line");
         await().atMost(PATIENCE).until(() -> text(answerCell).equals(answer));
         screenshot("dashboard");
