@@ -20,6 +20,6 @@ final class DispatchHistory {
     /** Adds the attempt, or updates its outcome when it is there already. */
     static void record(ManagerState state, WorkloadKey key, String attemptId, String cluster, int number, String outcome,
                        String reason, Instant at) {
-        new WorkloadStatusStore(state.store).updateDispatch(key, parts -> parts.withOutcome(attemptId, cluster, number, outcome, reason, at));
+        DispatchStatusWriter.update(state, key, parts -> parts.withOutcome(attemptId, cluster, number, outcome, reason, at));
     }
 }

@@ -20,7 +20,7 @@ final class DispatchHolds {
     /** Writes the workload's holds (none removes the field) when they changed. */
     static void write(ManagerState state, WorkloadKey key, Collection<OldAttemptFence> fences) {
         List<DispatchHold> holds = fences.stream().map(DispatchHold::of).toList();
-        new WorkloadStatusStore(state.store).updateDispatch(key, parts -> parts.withHolds(holds));
+        DispatchStatusWriter.update(state, key, parts -> parts.withHolds(holds));
     }
 
     /** The holds stored in a workload's status; an entry that cannot be read is skipped. */

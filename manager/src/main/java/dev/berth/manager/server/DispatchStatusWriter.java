@@ -2,12 +2,14 @@ package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.dispatch.DispatchParts;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes what the dispatcher knows of a workload's remote attempt into the store: the Workload's
@@ -32,7 +34,12 @@ final class DispatchStatusWriter {
 
     /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
     static void writeDispatch(ManagerState state, WorkloadKey key, DispatchStatus dispatch, String clusterName) {
-        new WorkloadStatusStore(state.store).updateDispatch(key, parts -> parts.withDispatch(dispatch, clusterName));
+        update(state, key, parts -> parts.withDispatch(dispatch, clusterName));
+    }
+
+    /** Changes the dispatcher's part of the Workload's status (several fields at once: one write) when that changed anything. */
+    static void update(ManagerState state, WorkloadKey key, UnaryOperator<DispatchParts> change) {
+        new WorkloadStatusStore(state.store).updateDispatch(key, change);
     }
 
     /** Copies the remote Job's or JobSet's status onto the one that owns the Workload (status.active, succeeded, ...). */
