@@ -1,9 +1,8 @@
 package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.dispatch.DispatchHistoryEntry;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.DispatchStatusJson;
+import dev.berth.manager.objects.WorkloadStatusJson;
 import java.time.Instant;
 
 /**
@@ -15,14 +14,12 @@ final class DispatchHistory {
     private DispatchHistory() {}
 
     static int count(ObjectNode workload) {
-        return DispatchHistoryEntry.attemptsMade(DispatchStatusJson.historyOf(workload.path("status")));
+        return WorkloadStatusJson.dispatchPartsOf(workload.path("status")).attemptsMade();
     }
 
     /** Adds the attempt, or updates its outcome when it is there already. */
     static void record(ManagerState state, WorkloadKey key, String attemptId, String cluster, int number, String outcome,
                        String reason, Instant at) {
-        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> status.set(DispatchStatusJson.HISTORY,
-                DispatchStatusJson.encodeHistory(DispatchHistoryEntry.recorded(DispatchStatusJson.historyOf(status), attemptId, cluster,
-                        number, outcome, reason, at))));
+        DispatchStatusWriter.update(state, key, parts -> parts.withOutcome(attemptId, cluster, number, outcome, reason, at));
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.dispatch.DispatchHold;
 import dev.berth.manager.dispatch.OldAttemptFence;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.DispatchStatusJson;
+import dev.berth.manager.objects.WorkloadStatusJson;
 import java.util.Collection;
 import java.util.List;
 
@@ -19,14 +19,12 @@ final class DispatchHolds {
 
     /** Writes the workload's holds (none removes the field) when they changed. */
     static void write(ManagerState state, WorkloadKey key, Collection<OldAttemptFence> fences) {
-        DispatchStatusWriter.updateWorkloadStatus(state, key, status -> {
-            if (fences.isEmpty()) status.remove(DispatchStatusJson.HOLDS);
-            else status.set(DispatchStatusJson.HOLDS, DispatchStatusJson.encodeHolds(fences.stream().map(DispatchHold::of).toList()));
-        });
+        List<DispatchHold> holds = fences.stream().map(DispatchHold::of).toList();
+        DispatchStatusWriter.update(state, key, parts -> parts.withHolds(holds));
     }
 
     /** The holds stored in a workload's status; an entry that cannot be read is skipped. */
     static List<OldAttemptFence> read(ObjectNode workload) {
-        return DispatchStatusJson.holdsOf(workload.path("status")).stream().map(DispatchHold::toFence).toList();
+        return WorkloadStatusJson.dispatchPartsOf(workload.path("status")).holds().stream().map(DispatchHold::toFence).toList();
     }
 }

@@ -1,21 +1,21 @@
 package dev.berth.manager.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.dispatch.DispatchParts;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes what the dispatcher knows of a workload's remote attempt into the store: the Workload's
- * {@code status.dispatch} block and {@code status.clusterName}, and the remote object's status onto
- * the Job or JobSet that owns the Workload. Only when something changed.
+ * {@code status.dispatch} block and {@code status.clusterName} (through {@link WorkloadStatusStore},
+ * the Workload status's one writer), and the remote object's status onto the Job or JobSet that owns
+ * the Workload. Only when something changed.
  */
 final class DispatchStatusWriter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,32 +34,12 @@ final class DispatchStatusWriter {
 
     /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */
     static void writeDispatch(ManagerState state, WorkloadKey key, DispatchStatus dispatch, String clusterName) {
-        updateWorkloadStatus(state, key, status -> {
-            if (dispatch == null) status.remove(DispatchStatusJson.DISPATCH);
-            else status.set(DispatchStatusJson.DISPATCH, DispatchStatusJson.encode(dispatch));
-            if (clusterName == null) status.remove(DispatchStatusJson.CLUSTER_NAME);
-            else status.put(DispatchStatusJson.CLUSTER_NAME, clusterName);
-        });
+        update(state, key, parts -> parts.withDispatch(dispatch, clusterName));
     }
 
-    /**
-     * Applies a change to the stored Workload's status and writes it when it changed; a workload that is
-     * gone (or deleted meanwhile) is left alone. The dispatcher's own status fields all go through here.
-     */
-    static void updateWorkloadStatus(ManagerState state, WorkloadKey key, Consumer<ObjectNode> change) {
-        ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
-        state.store.get(objectKey).ifPresent(stored -> {
-            ObjectNode status = stored.object().path("status").isObject() ? (ObjectNode) stored.object().get("status")
-                    : JsonNodeFactory.instance.objectNode();
-            ObjectNode before = status.deepCopy();
-            change.accept(status);
-            if (status.equals(before)) return;
-            try {
-                state.store.replaceStatus(objectKey, status, null);
-            } catch (NotFoundException deleted) {
-                // deleted meanwhile
-            }
-        });
+    /** Changes the dispatcher's part of the Workload's status (several fields at once: one write) when that changed anything. */
+    static void update(ManagerState state, WorkloadKey key, UnaryOperator<DispatchParts> change) {
+        new WorkloadStatusStore(state.store).updateDispatch(key, change);
     }
 
     /** Copies the remote Job's or JobSet's status onto the one that owns the Workload (status.active, succeeded, ...). */

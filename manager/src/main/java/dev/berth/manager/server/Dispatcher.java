@@ -247,8 +247,8 @@ final class Dispatcher implements ClusterEvents {
         String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
                 + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
-        DispatchStatusWriter.writeDispatch(state, key, DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null);
-        DispatchHistory.record(state, key, attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant());
+        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null)
+                .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
     }
 
     /**

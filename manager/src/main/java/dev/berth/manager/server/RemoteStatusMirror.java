@@ -85,12 +85,13 @@ final class RemoteStatusMirror {
     private void finished(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkloadStatus remote, DispatchStatus reported) {
         String phase = remote.getPhase();
         boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
-        DispatchStatusWriter.writeDispatch(state, key, reported, cluster);
+        // the last report and the attempt's outcome in one status write
+        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(reported, cluster)
+                .withOutcome(attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant()));
         DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                 .log("remote attempt finished: " + phase);
         dispatcher.retire(key, attempt);
-        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
         dispatcher.deleteRemote(key, cluster, attempt.id, "finished");
         state.controller.finish(key, succeeded, succeeded ? Conditions.Reasons.SUCCEEDED : Conditions.Reasons.FAILED,
                 Objects.requireNonNullElse(remote.getMessage(), "finished in cluster " + cluster));

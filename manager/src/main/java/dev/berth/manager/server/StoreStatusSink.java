@@ -6,7 +6,6 @@ import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.objects.ObservedGeneration;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.NotFoundException;
@@ -14,12 +13,17 @@ import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
 import java.util.Optional;
 
-/** Writes the controller's results into the durable store, where the API reads them. */
+/**
+ * Writes the controller's results into the durable store, where the API reads them; a Workload's
+ * status goes through {@link WorkloadStatusStore}, its one writer.
+ */
 final class StoreStatusSink implements StatusSink {
     private final ManagerState state;
+    private final WorkloadStatusStore statuses;
 
     StoreStatusSink(ManagerState state) {
         this.state = state;
+        this.statuses = new WorkloadStatusStore(state.store);
     }
 
     @Override
@@ -28,40 +32,14 @@ final class StoreStatusSink implements StatusSink {
         Optional<StoredObject> stored = state.store.get(objectKey);
         if (stored.isEmpty()) return;
         ObjectNode object = stored.get().object();
-        ObjectNode current = object;
         if (object.path("spec").path("active").asBoolean(true) != active) {
             object.with("spec").put("active", active);
-            current = state.store.replace(objectKey, object, null).object();
+            state.store.replace(objectKey, object, null);
         }
-        ObjectNode written = ObservedGeneration.stamp(StatusJson.workloadStatus(status), current);
-        // Dispatch's own fields are kept: the controller does not know them.
-        ObjectNode before = stored.get().object().path("status").isObject() ? (ObjectNode) stored.get().object().get("status") : null;
-        if (before != null) {
-            for (String kept : DISPATCH_FIELDS) {
-                if (before.has(kept)) written.set(kept, before.get(kept));
-            }
-            keepPodSetUpdates(before, written);
-        }
-        state.store.replaceStatus(objectKey, written, null);
+        // the controller's part only: dispatch's fields and the fields others wrote stay
+        statuses.writeAdmission(key, status);
         if (state.dispatcher != null) state.dispatcher.workloadChanged(key);
     }
-
-    /** The podSetUpdates a check's controller wrote with Ready stay while the check stays Ready (the controller does not model them). */
-    private static void keepPodSetUpdates(ObjectNode before, ObjectNode written) {
-        for (com.fasterxml.jackson.databind.JsonNode old : before.path("admissionChecks")) {
-            if (!old.has("podSetUpdates")) continue;
-            for (com.fasterxml.jackson.databind.JsonNode now : written.path("admissionChecks")) {
-                if (now.path("name").equals(old.path("name")) && dev.berth.protocol.Conditions.CheckStates.READY.equals(now.path("state").asText())
-                        && now instanceof ObjectNode check) {
-                    check.set("podSetUpdates", old.get("podSetUpdates"));
-                }
-            }
-        }
-    }
-
-    /** Status fields written by the dispatcher, not the controller: Kueue's clusterName and Berth's dispatch block, history and holds. */
-    static final java.util.List<String> DISPATCH_FIELDS = java.util.List.of(DispatchStatusJson.CLUSTER_NAME,
-            DispatchStatusJson.DISPATCH, DispatchStatusJson.HISTORY, DispatchStatusJson.HOLDS);
 
     @Override
     public void clusterQueueChanged(String name, QueueStatus status) {
