@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.NeedsKubectl;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.TestInstance;
 class KubeflowJobsSystemTest {
     private static final Duration PATIENCE = Duration.ofSeconds(90);
     private static final String CLUSTER = "a100-ondemand";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private BerthSystem system;
     private ManagerHttp api;
