@@ -1,5 +1,6 @@
 package dev.berth.virtualcluster;
 
+import dev.berth.protocol.KubeflowJobKind;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -7,7 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 
-/** The custom resource definitions a virtual cluster serves: Berth's RemoteWorkload and JobSet. */
+/** The custom resource definitions a virtual cluster serves: Berth's RemoteWorkload, JobSet, PyTorchJob and MPIJob. */
 final class ClusterCrds {
     static final String REMOTE_WORKLOAD_CRD = "META-INF/fabric8/remoteworkloads.berth.dev-v1.yml";
 
@@ -23,6 +24,31 @@ final class ClusterCrds {
             throw new UncheckedIOException(e);
         }
         client.apiextensions().v1().customResourceDefinitions().resource(jobSetCrd()).create();
+        for (KubeflowJobKind kind : KubeflowJobKind.ALL) {
+            client.apiextensions().v1().customResourceDefinitions().resource(kubeflowCrd(kind)).create();
+        }
+    }
+
+    /** A schemaless CRD of a Kubeflow training job kind (the training operator's group and version). */
+    static CustomResourceDefinition kubeflowCrd(KubeflowJobKind kind) {
+        return schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular());
+    }
+
+    private static CustomResourceDefinition schemaless(String group, String version, String kind, String plural, String singular) {
+        return new CustomResourceDefinitionBuilder()
+            .withNewMetadata().withName(plural + "." + group).endMetadata()
+            .withNewSpec()
+                .withGroup(group)
+                .withScope("Namespaced")
+                .withNewNames().withKind(kind).withPlural(plural).withSingular(singular).withListKind(kind + "List").endNames()
+                .addNewVersion()
+                    .withName(version).withServed(true).withStorage(true)
+                    .withNewSubresources().withNewStatus().endStatus().endSubresources()
+                    .withNewSchema().withNewOpenAPIV3Schema().withType("object")
+                        .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
+                .endVersion()
+            .endSpec()
+            .build();
     }
 
     /** A schemaless JobSet CRD: enough for the API to store JobSets and keep their status on update. */

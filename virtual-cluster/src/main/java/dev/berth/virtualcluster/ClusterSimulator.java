@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a mock API server behave like a small GPU cluster: every period, on one thread, the Job and
- * JobSet controllers, the garbage collector, the scheduler and the kubelet each list what they need
+ * Makes a mock API server behave like a small GPU cluster: every period, on one thread, the Job,
+ * JobSet, PyTorchJob and MPIJob controllers, the garbage collector, the scheduler and the kubelet each list what they need
  * and reconcile it. Periodic reconciliation over lists is simple and survives missed events.
  */
 public final class ClusterSimulator implements AutoCloseable {
@@ -32,12 +32,16 @@ public final class ClusterSimulator implements AutoCloseable {
         this.recorder = new PodLifetimeRecorder(dir.resolve(POD_LIFETIMES_FILE));
         JobSetController jobSets = new JobSetController(client, clock);
         JobController jobs = new JobController(client, clock);
+        KubeflowJobController pyTorchJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB);
+        KubeflowJobController mpiJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.MPI_JOB);
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
         this.steps = List.of(
             new Step("jobset controller", jobSets::reconcile),
             new Step("job controller", jobs::reconcile),
+            new Step("pytorchjob controller", pyTorchJobs::reconcile),
+            new Step("mpijob controller", mpiJobs::reconcile),
             new Step("garbage collector", garbageCollector::reconcile),
             new Step("scheduler", scheduler::reconcile),
             new Step("kubelet", kubelet::reconcile));

@@ -14,13 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The garbage collection the mock API server does not do: deletes Pods, Jobs and JobSets whose
- * owner (a Job, JobSet or RemoteWorkload) no longer exists. Children are listed before owners, so
+ * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets and Kubeflow jobs
+ * whose owner (a Job, JobSet, PyTorchJob, MPIJob or RemoteWorkload) no longer exists. Children are listed before owners, so
  * an owner created after the children's list cannot be missed.
  */
 final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
-    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload");
+    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob");
 
     private final KubernetesClient client;
 
@@ -33,9 +33,12 @@ final class OwnerGarbageCollector {
         children.addAll(client.pods().inAnyNamespace().list().getItems());
         children.addAll(client.batch().v1().jobs().inAnyNamespace().list().getItems());
         children.addAll(jobSets());
+        List<GenericKubernetesResource> kubeflowJobs = kubeflowJobs();
+        children.addAll(kubeflowJobs);
         Set<String> owners = new HashSet<>();
         client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
+        kubeflowJobs().forEach(j -> owners.add(j.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();
@@ -64,6 +67,14 @@ final class OwnerGarbageCollector {
     private List<GenericKubernetesResource> jobSets() {
         return client.genericKubernetesResources(JobSetController.API_VERSION, JobSetController.KIND)
             .inAnyNamespace().list().getItems();
+    }
+
+    private List<GenericKubernetesResource> kubeflowJobs() {
+        List<GenericKubernetesResource> jobs = new ArrayList<>();
+        for (dev.berth.protocol.KubeflowJobKind kind : dev.berth.protocol.KubeflowJobKind.ALL) {
+            jobs.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
+        }
+        return jobs;
     }
 
     private List<GenericKubernetesResource> remoteWorkloads() {

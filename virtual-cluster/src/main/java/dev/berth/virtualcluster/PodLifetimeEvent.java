@@ -1,5 +1,6 @@
 package dev.berth.virtualcluster;
 
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.Labels;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,9 @@ public record PodLifetimeEvent(
     public static final String ENDED = "ended";
     /** Labels copied from the pod into the record. */
     public static final List<String> LABELS_OF_INTEREST = List.of(
-        Labels.REMOTE_WORKLOAD, Labels.ATTEMPT_ID, Labels.WORKLOAD_NAME, "job-name");
+        Labels.REMOTE_WORKLOAD, Labels.ATTEMPT_ID, Labels.WORKLOAD_NAME, "job-name",
+        KubeflowJobKind.JOB_NAME_LABEL, KubeflowJobKind.REPLICA_TYPE_LABEL, KubeflowJobKind.REPLICA_INDEX_LABEL,
+        KubeflowJobKind.JOB_ROLE_LABEL);
 
     public PodLifetimeEvent {
         labels = Map.copyOf(labels);

@@ -1,5 +1,6 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.Labels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,14 +14,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The objects the agent creates for attempts (Jobs, JobSets, Pods), found by the agent's labels. The
+ * The objects the agent creates for attempts (Jobs, JobSets, Kubeflow jobs, Pods), found by the agent's labels. The
  * API contexts are given explicitly so no discovery request is needed; a kind whose API the cluster
  * does not serve (no JobSet CRD) simply has no objects.
  */
 public final class AttemptObjects {
     static final ResourceDefinitionContext JOBS = context("batch", "v1", "Job", "jobs");
     static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
-    static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS);
+    static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;
@@ -109,6 +111,10 @@ public final class AttemptObjects {
 
     private static boolean isMissingApi(KubernetesClientException e) {
         return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
+    }
+
+    private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     static ResourceDefinitionContext context(String group, String version, String kind, String plural) {

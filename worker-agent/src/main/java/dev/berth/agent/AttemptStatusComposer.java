@@ -90,6 +90,11 @@ public final class AttemptStatusComposer {
                 if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
                 return conditionTrue(objectStatus, "Completed") ? RemoteWorkloadPhase.SUCCEEDED : null;
             }
+            case "PyTorchJob", "MPIJob" -> {
+                // the training operators' JobSucceeded and JobFailed conditions, as Kueue's kubeflowjob Finished reads them
+                if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
+                return conditionTrue(objectStatus, "Succeeded") ? RemoteWorkloadPhase.SUCCEEDED : null;
+            }
             default -> {
                 if (pods.isEmpty()) return null;
                 if (pods.stream().anyMatch(p -> "Failed".equals(phaseOf(p)))) return RemoteWorkloadPhase.FAILED;

@@ -1,5 +1,6 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.crd.PodSetPlacement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,7 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Finds the pod templates inside a submitted object (batch/v1 Job, JobSet, v1 List of Pods, or one Pod)
+ * Finds the pod templates inside a submitted object (batch/v1 Job, JobSet, a Kubeflow PyTorchJob or MPIJob,
+ * v1 List of Pods, or one Pod)
  * and the pod set each belongs to. The maps returned are the live maps inside the object, so a
  * caller working on a copy may edit them in place.
  */
@@ -36,6 +38,16 @@ public final class TemplatePods {
                 }
             }
             case "Pod" -> slots.add(new Slot(podSetFor(podSets, "main", 0), object));
+            case "PyTorchJob", "MPIJob" -> {
+                KubeflowJobKind kubeflow = KubeflowJobKind.of(kind).orElseThrow();
+                Map<String, Object> replicaSpecs = map(map(object, "spec"), kubeflow.replicaSpecsField()).orElse(Map.of());
+                int index = 0;
+                for (String type : kubeflow.replicaTypes()) {
+                    Optional<Map<String, Object>> template = map(replicaSpecs, type).flatMap(r -> map(r, "template"));
+                    if (template.isEmpty()) continue;
+                    slots.add(new Slot(podSetFor(podSets, KubeflowJobKind.podSetName(type), index++), template.get()));
+                }
+            }
             case "List" -> {
                 List<Object> items = list(object, "items");
                 int podIndex = 0;
@@ -51,7 +63,8 @@ public final class TemplatePods {
     }
 
     public static boolean isSupported(Map<String, Object> object) {
-        return object != null && List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")));
+        return object != null && (List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")))
+                || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent());
     }
 
     private static String podSetFor(List<PodSetPlacement> podSets, String name, int index) {

@@ -1,5 +1,6 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.FlavorDefinition;
@@ -47,6 +48,10 @@ public final class TemplateRenderer {
                     }
                 }
             }
+            case "PyTorchJob", "MPIJob" -> {
+                KubeflowJobKind kubeflow = KubeflowJobKind.of(kind).orElseThrow();
+                rendered.add(topLevel(owner, object, kubeflow.apiVersion(), kind, kubeflow.plural(), owner.name()));
+            }
             default -> throw new IllegalArgumentException("unsupported template kind " + kind);
         }
         return rendered;
@@ -85,7 +90,11 @@ public final class TemplateRenderer {
         reference.put("controller", true);
         reference.put("blockOwnerDeletion", true);
         metadata.put("ownerReferences", new ArrayList<>(List.of(reference)));
-        if (!"Pod".equals(kind)) {
+        if (KubeflowJobKind.of(kind).isPresent()) {
+            Map<String, Object> runPolicy = TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(object, "spec"), "runPolicy");
+            runPolicy.put("suspend", false);
+            runPolicy.remove("managedBy"); // as Kueue's kubeflowjob MultiKueue adapter: the worker's operator runs the copy
+        } else if (!"Pod".equals(kind)) {
             Map<String, Object> spec = TemplatePods.mapOrCreate(object, "spec");
             spec.put("suspend", false);
             spec.remove("managedBy"); // as MultiKueue's adapter: the worker's own controller runs the copy

@@ -41,6 +41,11 @@ class AttemptStatusComposerTest {
         return Map.of("kind", "Job", "spec", Map.of("completions", 2), "status", status);
     }
 
+    static Map<String, Object> kubeflow(String kind, String lastCondition, String status) {
+        return Map.of("kind", kind, "status", Map.of("conditions", List.of(Map.of("type", "Created", "status", "True"),
+                Map.of("type", lastCondition, "status", status))));
+    }
+
     static Stream<Arguments> cases() {
         Map<String, Object> complete = Map.of("succeeded", 2, "conditions", List.of(Map.of("type", "Complete", "status", "True")));
         return Stream.of(
@@ -52,6 +57,13 @@ class AttemptStatusComposerTest {
                         List.of(failedWithExit("a")), RemoteWorkloadPhase.FAILED, 0, 0),
                 Arguments.of("jobset Completed", List.of(Map.of("kind", "JobSet", "status", Map.of("conditions", List.of(Map.of("type", "Completed", "status", "True"))))),
                         List.of(), RemoteWorkloadPhase.SUCCEEDED, 0, 0),
+                Arguments.of("pytorchjob running while its master runs, though a worker finished",
+                        List.of(kubeflow("PyTorchJob", "Running", "True")), List.of(pod("m", "Running"), pod("w", "Succeeded")),
+                        RemoteWorkloadPhase.RUNNING, 1, 1),
+                Arguments.of("pytorchjob Succeeded condition", List.of(kubeflow("PyTorchJob", "Succeeded", "True")),
+                        List.of(pod("m", "Succeeded"), pod("w", "Running")), RemoteWorkloadPhase.SUCCEEDED, 1, 1),
+                Arguments.of("mpijob Failed condition", List.of(kubeflow("MPIJob", "Failed", "True")),
+                        List.of(failedWithExit("launcher")), RemoteWorkloadPhase.FAILED, 0, 0),
                 Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
                 Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
     }

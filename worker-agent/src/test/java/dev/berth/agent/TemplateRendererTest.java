@@ -68,6 +68,30 @@ class TemplateRendererTest {
     }
 
     @Test
+    void pyTorchJobRunsUnsuspendedWithoutTheManagersManagedByEachReplicaPinnedToItsPodSetsFlavor() {
+        var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.pyTorchJob("mnist"), a100(), podSet("master", 1, "0", "cpu"),
+                podSet("worker", 2, "8", "a100"));
+        spec.getFlavors().add(cpu);
+
+        RenderedObject job = TemplateRenderer.render(OWNER, spec).get(0);
+
+        assertThat(job.kind()).isEqualTo("PyTorchJob");
+        assertThat(job.apiVersion()).isEqualTo("kubeflow.org/v1");
+        assertThat(job.plural()).isEqualTo("pytorchjobs");
+        assertThat(at(job.body(), "spec")).doesNotContainKey("suspend");
+        assertThat(at(job.body(), "spec", "runPolicy")).isEqualTo(Map.of("suspend", false));
+        assertThat(at(job.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1").doesNotContainKey(Labels.QUEUE_NAME);
+        assertThat(at(job.body(), "spec", "pytorchReplicaSpecs", "Master", "template", "spec", "nodeSelector")).isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(job.body(), "spec", "pytorchReplicaSpecs", "Worker", "template", "spec", "nodeSelector"))
+                .isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+        assertThat(at(job.body(), "spec", "pytorchReplicaSpecs", "Worker", "template", "metadata", "labels"))
+                .containsEntry(Labels.ATTEMPT_ID, "att-1");
+        assertThat(at(spec.getTemplate(), "spec", "runPolicy")).as("the spec's template is not changed")
+                .containsEntry("managedBy", "kueue.x-k8s.io/multikueue");
+    }
+
+    @Test
     void podGroupBecomesOnePodEachWithoutKueuesGate() {
         RemoteWorkloadSpec spec = spec("att-1", 1, Templates.podList(2), a100(), podSet("main", 2, "1", "a100"));
 

@@ -50,6 +50,23 @@ final class Templates {
                 "template", new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("template", podTemplate))))));
     }
 
+    /** A PyTorchJob (kubeflow.org/v1) as the manager holds it: suspended, managed by MultiKueue, a master and two workers. */
+    static Map<String, Object> pyTorchJob(String name) {
+        Map<String, Object> replicas = new LinkedHashMap<>();
+        replicas.put("Master", kubeflowReplica(1));
+        replicas.put("Worker", kubeflowReplica(2));
+        Map<String, Object> runPolicy = new LinkedHashMap<>(Map.of("suspend", true, "managedBy", "kueue.x-k8s.io/multikueue"));
+        return new LinkedHashMap<>(Map.of("apiVersion", "kubeflow.org/v1", "kind", "PyTorchJob",
+                "metadata", new LinkedHashMap<>(Map.of("name", name, "labels", new LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq")))),
+                "spec", new LinkedHashMap<>(Map.of("runPolicy", runPolicy, "pytorchReplicaSpecs", replicas))));
+    }
+
+    private static Map<String, Object> kubeflowReplica(int replicas) {
+        Map<String, Object> podTemplate = new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
+                new ArrayList<>(List.of(Map.of("name", "pytorch", "image", "i")))))));
+        return new LinkedHashMap<>(Map.of("replicas", replicas, "template", podTemplate));
+    }
+
     static Map<String, Object> podList(int pods) {
         List<Object> items = new ArrayList<>();
         for (int i = 0; i < pods; i++) {

@@ -41,6 +41,8 @@ final class TableColumns {
             }
         }
         if (group.equals("batch") && kind.equals("Job")) return JobAndPodColumns.job();
+        var kubeflow = dev.berth.protocol.KubeflowJobKind.of(kind).filter(k -> k.group().equals(group));
+        if (kubeflow.isPresent()) return KubeflowJobColumns.of(kubeflow.get());
         if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();
         if (group.isEmpty() && kind.equals("Event")) {
             return List.of(
@@ -60,6 +62,10 @@ final class TableColumns {
 
     private static Column name() {
         return new Column("Name", "string", "name", 0, "Name must be unique within a namespace.", (o, now) -> text(o, "metadata.name"));
+    }
+
+    static Column ageColumn() {
+        return age();
     }
 
     private static Column age() {

@@ -1,5 +1,6 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
@@ -13,13 +14,14 @@ import java.util.List;
 
 /**
  * The deletions behind {@link ClusterCalls#fenceAttempt}, run on the cluster's bulkhead thread: one
- * old attempt's RemoteWorkload, Jobs, JobSets and pods in one namespace, by the agent's
+ * old attempt's RemoteWorkload, Jobs, JobSets, Kubeflow jobs and pods in one namespace, by the agent's
  * {@link Labels#ATTEMPT_ID} label. Each object is listed and deleted by name (no deletecollection).
  */
 final class AttemptFencing {
     private static final List<ResourceDefinitionContext> OWNERS = List.of(
             context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
-            context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"));
+            context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
 
     private final KubernetesClient client;
     private final String namespace;
@@ -80,6 +82,10 @@ final class AttemptFencing {
         if (pod.getStatus() == null) return true;
         String phase = pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     private static ResourceDefinitionContext context(String group, String version, String kind, String plural) {

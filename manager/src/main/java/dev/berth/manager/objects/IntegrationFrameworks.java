@@ -12,8 +12,10 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String BATCH_JOB = "batch/job";
     public static final String JOBSET = "jobset.x-k8s.io/jobset";
     public static final String POD = "pod";
+    public static final String PYTORCH_JOB = dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.framework();
+    public static final String MPI_JOB = dev.berth.protocol.KubeflowJobKind.MPI_JOB.framework();
     /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
-    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD);
+    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -24,13 +26,13 @@ public record IntegrationFrameworks(Set<String> enabled) {
         return enabled.contains(framework);
     }
 
-    /** The framework a served kind belongs to (Job, JobSet, Pod), or null. */
+    /** The framework a served kind belongs to (Job, JobSet, Pod, PyTorchJob, MPIJob), or null. */
     public static String frameworkOf(String kind) {
         return switch (kind) {
             case "Job" -> BATCH_JOB;
             case "JobSet" -> JOBSET;
             case "Pod" -> POD;
-            default -> null;
+            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework).orElse(null);
         };
     }
 

@@ -168,7 +168,7 @@ public final class WorkloadFactory {
     }
 
     /** A copy of a pod template, checked to have containers and readable requests. */
-    private static ObjectNode podTemplate(JsonNode template, String path, List<FieldCause> causes) {
+    static ObjectNode podTemplate(JsonNode template, String path, List<FieldCause> causes) {
         if (!template.isObject()) {
             causes.add(FieldCause.required(path));
             return JSON.objectNode();
@@ -215,12 +215,12 @@ public final class WorkloadFactory {
     }
 
     /** The per-pod requests of a checked template; its causes were reported when it was checked. */
-    private static Map<String, Long> perPod(ObjectNode template) {
+    static Map<String, Long> perPod(ObjectNode template) {
         JsonNode podSpec = template.path("spec");
         return podSpec.isObject() ? PodRequests.perPod((ObjectNode) podSpec, "", new ArrayList<>()) : Map.of();
     }
 
-    private static ObjectNode podSet(String name, int count, Integer minCount, ObjectNode template) {
+    static ObjectNode podSet(String name, int count, Integer minCount, ObjectNode template) {
         ObjectNode podSet = JSON.objectNode();
         podSet.put("name", name);
         podSet.put("count", count);
@@ -229,7 +229,7 @@ public final class WorkloadFactory {
         return podSet;
     }
 
-    private static ObjectNode newWorkload(String name, String namespace, JsonNode owner) {
+    static ObjectNode newWorkload(String name, String namespace, JsonNode owner) {
         ObjectNode workload = JSON.objectNode();
         workload.put("apiVersion", KueueApi.API_VERSION);
         workload.put("kind", KueueApi.WORKLOAD);
@@ -263,7 +263,7 @@ public final class WorkloadFactory {
         }
     }
 
-    private static ObjectNode ownerReference(JsonNode owner, String defaultApiVersion, String kind, boolean controller) {
+    static ObjectNode ownerReference(JsonNode owner, String defaultApiVersion, String kind, boolean controller) {
         ObjectNode reference = JSON.objectNode();
         reference.put("apiVersion", owner.path("apiVersion").asText(defaultApiVersion));
         reference.put("kind", kind);
@@ -274,34 +274,34 @@ public final class WorkloadFactory {
         return reference;
     }
 
-    private static String requiredName(JsonNode owner, List<FieldCause> causes) {
+    static String requiredName(JsonNode owner, List<FieldCause> causes) {
         String name = owner.path("metadata").path("name").asText("");
         if (name.isEmpty()) causes.add(FieldCause.required("metadata.name"));
         return name;
     }
 
-    private static String uid(JsonNode owner) {
+    static String uid(JsonNode owner) {
         return owner.path("metadata").path("uid").asText("");
     }
 
-    private static String namespace(JsonNode owner) {
+    static String namespace(JsonNode owner) {
         JsonNode namespace = owner.path("metadata").path("namespace");
         return namespace.isTextual() ? namespace.textValue() : null;
     }
 
-    private static ObjectNode spec(ObjectNode workload) {
+    static ObjectNode spec(ObjectNode workload) {
         return (ObjectNode) workload.get("spec");
     }
 
-    private static ArrayNode podSets(ObjectNode workload) {
+    static ArrayNode podSets(ObjectNode workload) {
         return (ArrayNode) workload.get("spec").get("podSets");
     }
 
-    private static ArrayNode ownerReferences(ObjectNode workload) {
+    static ArrayNode ownerReferences(ObjectNode workload) {
         return (ArrayNode) workload.get("metadata").get("ownerReferences");
     }
 
-    private static void throwIfAny(JsonNode object, String kind, String name, List<FieldCause> causes) {
+    static void throwIfAny(JsonNode object, String kind, String name, List<FieldCause> causes) {
         if (!causes.isEmpty()) throw InvalidObjectException.invalid(object.path("kind").asText(kind), name, causes);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The structural schema of every kind Berth serves, by group, version and kind: Kueue's and JobSet's
+ * The structural schema of every kind Berth serves, by group, version and kind: Kueue's, JobSet's and Kubeflow's (PyTorchJob, MPIJob)
  * CustomResourceDefinitions and the subset of Kubernetes' own OpenAPI the built-in kinds need, all
  * vendored under {@code resources/schemas} (see its README for versions and licence). Read on first
  * use, then immutable; {@link #bundled()} shares one catalog per process.
@@ -24,7 +24,8 @@ public final class SchemaCatalog {
     private static final List<String> CRDS = List.of(
             "kueue/admissionchecks", "kueue/clusterqueues", "kueue/cohorts", "kueue/localqueues",
             "kueue/multikueueclusters", "kueue/multikueueconfigs", "kueue/resourceflavors",
-            "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets");
+            "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets",
+            "kubeflow/pytorchjobs", "kubeflow/mpijobs");
     private static final String KUBERNETES = "kubernetes/swagger-v1.32-subset.json.gz";
 
     private final Definitions definitions;

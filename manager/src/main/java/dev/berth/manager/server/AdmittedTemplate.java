@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.model.Admission;
 import dev.berth.manager.model.PodSetAssignment;
 import dev.berth.protocol.Annotations;
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.Conditions.CheckStates;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -39,6 +40,12 @@ final class AdmittedTemplate {
             for (JsonNode replicatedJob : template.path("spec").path("replicatedJobs")) {
                 String podSet = replicatedJob.path("name").asText();
                 podTemplate(replicatedJob.path("template").path("spec").path("template")).ifPresent(t -> merge(t, podSet, checks));
+            }
+        } else if (KubeflowJobKind.of(kind).isPresent()) {
+            KubeflowJobKind kubeflow = KubeflowJobKind.of(kind).get();
+            JsonNode replicaSpecs = template.path("spec").path(kubeflow.replicaSpecsField());
+            for (String type : kubeflow.replicaTypes()) {
+                podTemplate(replicaSpecs.path(type).path("template")).ifPresent(t -> merge(t, KubeflowJobKind.podSetName(type), checks));
             }
         } else if (kind.equals(Resources.PODS.kind())) {
             merge(template, "main", checks);

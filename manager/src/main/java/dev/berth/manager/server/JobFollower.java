@@ -9,6 +9,7 @@ import dev.berth.manager.events.EventRecorder;
 import dev.berth.manager.events.JobTransitions;
 import dev.berth.manager.events.WorkloadEvent;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.JobSuspension;
 import dev.berth.manager.objects.SuspendedJobStatus;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
@@ -61,7 +62,7 @@ final class JobFollower implements StatusSink {
         if (owner.isEmpty()) return;
         Optional<StoredObject> job = state.store.get(owner.get());
         if (job.isEmpty()) return;
-        boolean suspended = job.get().object().path("spec").path("suspend").asBoolean(false);
+        boolean suspended = JobSuspension.isSuspended(job.get().object());
         JobTransitions.FollowUp followUp = JobTransitions.follow(key.toString(), previousStatus, status, suspended);
         if (followUp.suspend() != null) suspend(job.get(), followUp.suspend());
         record(job.get(), followUp.events());
@@ -69,7 +70,7 @@ final class JobFollower implements StatusSink {
 
     private void suspend(StoredObject job, boolean suspend) {
         ObjectNode object = job.object().deepCopy();
-        object.with("spec").put("suspend", suspend);
+        JobSuspension.suspend(object, suspend);
         try {
             StoredObject written = state.store.replace(job.key(), object, null);
             if (!isJob(written.object())) return;

@@ -4,12 +4,14 @@ import dev.berth.manager.api.ResourceRegistry;
 import dev.berth.manager.objects.AdmissionCheckDecoder;
 import dev.berth.manager.objects.ClusterQueueDecoder;
 import dev.berth.manager.objects.CohortDecoder;
+import dev.berth.manager.objects.KubeflowWorkloads;
 import dev.berth.manager.objects.LocalQueueDecoder;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.PriorityClassDecoder;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.security.RbacResources;
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
 
 /** Binds every served kind to its hooks: how it is validated and what the controller learns from it. */
@@ -52,6 +54,10 @@ final class ManagerResources {
                 .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
                 .add(Resources.JOBS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJob))
                 .add(Resources.JOBSETS, new OwnedWorkloadHooks(state, priorities, WorkloadFactory::fromJobSet))
+                .add(Resources.PYTORCH_JOBS, new OwnedWorkloadHooks(state, priorities,
+                        (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.PYTORCH_JOB, job, resolver)))
+                .add(Resources.MPI_JOBS, new OwnedWorkloadHooks(state, priorities,
+                        (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.MPI_JOB, job, resolver)))
                 .add(Resources.PODS, new PodHooks(state, priorities))
                 .add(Resources.NAMESPACES, new NamespaceHooks(new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),

@@ -5,18 +5,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.objects.ContainerRequirements;
 import dev.berth.manager.objects.JobDefaults;
+import dev.berth.manager.objects.JobSuspension;
 import dev.berth.manager.objects.PriorityResolver;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.AlreadyExistsException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
 import java.util.Optional;
 
 /**
- * A job kind (batch/v1 Job, JobSet) that Kueue manages through a Workload it derives. The job is
+ * A job kind (batch/v1 Job, JobSet, PyTorchJob, MPIJob) that Kueue manages through a Workload it derives. The job is
  * validated by deriving its Workload before anything is stored; once the job is stored, the
  * Workload is created and queued. The Workload names the job in its ownerReferences, so deleting the
  * job collects it (or orphans it) as the request's propagationPolicy says (api.CascadingDelete).
@@ -51,12 +53,15 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (job && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
+        boolean kubeflow = KubeflowJobKind.of(incoming.path("kind").asText()).isPresent();
+        if (kubeflow && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
+            JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+        }
         if (op == Operation.CREATE && managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
-            ObjectNode spec = incoming.with("spec");
-            if (spec.has("suspend") || incoming.path("kind").asText().equals("Job")) spec.put("suspend", true);
+            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow) JobSuspension.suspend(incoming, true);
         }
         return incoming;
     }

@@ -12,7 +12,9 @@ import dev.berth.manager.model.PodSetAssignment;
 import dev.berth.manager.model.Quantity;
 import dev.berth.manager.model.ResourceFlavor;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.api.ResourceType;
 import dev.berth.manager.objects.GatedPod;
+import dev.berth.manager.objects.JobSuspension;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.ObjectKey;
@@ -144,8 +146,8 @@ final class RemoteWorkloads {
         for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
             String kind = owner.path("kind").asText();
             String name = owner.path("name").asText();
-            if (kind.equals(Resources.JOBS.kind())) return Optional.of(new ObjectKey(Resources.JOBS.resource(), namespace, name));
-            if (kind.equals(Resources.JOBSETS.kind())) return Optional.of(new ObjectKey(Resources.JOBSETS.resource(), namespace, name));
+            Optional<ResourceType> job = Resources.owningJob(kind);
+            if (job.isPresent()) return Optional.of(new ObjectKey(job.get().resource(), namespace, name));
         }
         return Optional.empty();
     }
@@ -154,9 +156,8 @@ final class RemoteWorkloads {
         List<ObjectNode> owners = new ArrayList<>();
         for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
             String kind = owner.path("kind").asText();
-            String resource = kind.equals(Resources.JOBS.kind()) ? Resources.JOBS.resource()
-                    : kind.equals(Resources.JOBSETS.kind()) ? Resources.JOBSETS.resource()
-                    : kind.equals(Resources.PODS.kind()) ? Resources.PODS.resource() : null;
+            String resource = kind.equals(Resources.PODS.kind()) ? Resources.PODS.resource()
+                    : Resources.owningJob(kind).map(ResourceType::resource).orElse(null);
             if (resource == null) continue;
             state.find(resource, namespace, owner.path("name").asText()).ifPresent(object -> owners.add(stripped(object, owner)));
         }
@@ -172,7 +173,7 @@ final class RemoteWorkloads {
         }
         object.set("metadata", kept);
         // As MultiKueue's Job adapter: the copy is the worker's own Job controller's to run.
-        if (object.path("spec").isObject()) ((ObjectNode) object.get("spec")).remove("managedBy");
+        JobSuspension.clearManagedBy(object);
         if (owner.path("kind").asText().equals(Resources.PODS.kind())) GatedPod.ungated(object);
         if (!object.has("apiVersion")) object.put("apiVersion", owner.path("apiVersion").asText());
         if (!object.has("kind")) object.put("kind", owner.path("kind").asText());

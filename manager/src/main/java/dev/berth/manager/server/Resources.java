@@ -1,8 +1,10 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.api.ResourceType;
+import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
 import java.util.List;
+import java.util.Optional;
 
 /** The kinds the manager serves, with their plurals, short names and scope. */
 final class Resources {
@@ -17,6 +19,10 @@ final class Resources {
     static final ResourceType ADMISSION_CHECKS = kueue("admissionchecks", "admissioncheck", KueueApi.ADMISSION_CHECK, false, List.of(), true);
     static final ResourceType JOBS = new ResourceType(KueueApi.BATCH_GROUP, "v1", "jobs", "job", KueueApi.JOB, true, List.of(), true);
     static final ResourceType JOBSETS = new ResourceType(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, "jobsets", "jobset", KueueApi.JOBSET, true, List.of(), true);
+    static final ResourceType PYTORCH_JOBS = kubeflow(KubeflowJobKind.PYTORCH_JOB);
+    static final ResourceType MPI_JOBS = kubeflow(KubeflowJobKind.MPI_JOB);
+    /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
+    static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
@@ -29,6 +35,15 @@ final class Resources {
     static final ResourceType SECRETS = new ResourceType("", "v1", "secrets", "secret", KueueApi.SECRET, true, List.of(), false);
     /** Not served: the manager's own bookkeeping (its fencing epoch). */
     static final String MANAGER_RECORDS = "berth.dev/managerrecords";
+
+    /** The served job kind of this kind name, if it is one. */
+    static Optional<ResourceType> owningJob(String kind) {
+        return OWNING_JOBS.stream().filter(type -> type.kind().equals(kind)).findFirst();
+    }
+
+    private static ResourceType kubeflow(KubeflowJobKind kind) {
+        return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
+    }
 
     private static ResourceType kueue(String plural, String singular, String kind, boolean namespaced, List<String> shortNames, boolean hasStatus) {
         return new ResourceType(KueueApi.GROUP, KueueApi.V1BETA2, plural, singular, kind, namespaced, shortNames, hasStatus);

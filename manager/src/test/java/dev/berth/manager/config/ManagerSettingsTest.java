@@ -152,9 +152,9 @@ class ManagerSettingsTest {
     void kueuesOwnSampleConfigurationLoadsWithOnlyWarnings() throws Exception {
         Path sample = Path.of(ManagerSettingsTest.class.getResource("/kueue/controller_manager_config.yaml").toURI());
         ManagerSettings s = KueueConfigurationFile.settings(sample, NONE);
-        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "pod");
+        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(9);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(8);
     }
 }

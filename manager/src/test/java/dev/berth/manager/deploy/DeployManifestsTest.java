@@ -169,6 +169,8 @@ class DeployManifestsTest {
                 "berth.dev/remoteworkloads/status", Set.of("update"),
                 "batch/jobs", createListDelete,
                 "jobset.x-k8s.io/jobsets", createListDelete,
+                "kubeflow.org/pytorchjobs", createListDelete,
+                "kubeflow.org/mpijobs", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
                 "/nodes", Set.of("list")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
@@ -188,6 +190,8 @@ class DeployManifestsTest {
                 "/namespaces", Set.of("get", "create"),
                 "batch/jobs", Set.of("list", "delete"),
                 "jobset.x-k8s.io/jobsets", Set.of("list", "delete"),
+                "kubeflow.org/pytorchjobs", Set.of("list", "delete"),
+                "kubeflow.org/mpijobs", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),

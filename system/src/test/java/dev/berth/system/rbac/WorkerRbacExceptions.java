@@ -23,7 +23,22 @@ final class WorkerRbacExceptions {
                             + "TemplateRendererTest); " + ONLY_JOBS),
             new Allowed(ClientIdentity.MANAGER, "delete", "jobset.x-k8s.io", "jobsets",
                     "fencing an old JobSet attempt on a cluster whose agent is lost (AttemptFencing deletes Jobs and JobSets alike, "
-                            + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS));
+                            + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS),
+            kubeflowAgentDelete("pytorchjobs"), kubeflowAgentDelete("mpijobs"),
+            kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"));
+
+    /** KubeflowJobsSystemTest creates these; whether the agent or the cluster's garbage collector removes a finished copy is a race. */
+    private static Allowed kubeflowAgentDelete(String resource) {
+        return new Allowed(ClientIdentity.AGENT, "delete", "kubeflow.org", resource,
+                "removing a Kubeflow job attempt that was stopped, rejected, expired or deleted (AttemptObjects.deleteAttempt, by name "
+                        + "after a labelled list); in KubeflowJobsSystemTest the virtual cluster's garbage collector may remove the copy first");
+    }
+
+    private static Allowed kubeflowFence(String resource) {
+        return new Allowed(ClientIdentity.MANAGER, "delete", "kubeflow.org", resource,
+                "fencing an old Kubeflow job attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
+                        + "FailoverSystemTest fences Job attempts only)");
+    }
 
     static boolean allowsUnused(ClientIdentity identity, RbacRule single) {
         return UNUSED_BUT_NEEDED.stream().anyMatch(e -> e.identity() == identity && single.verbs().contains(e.verb())
