@@ -3,6 +3,7 @@ package dev.berth.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.NeedsKubectl;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * log goes, and that Ctrl-C (SIGTERM to the whole process group) stops it, clusters and all, within a bound.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsKubectl
 class QuickstartProcessTest {
     @TempDir
     static Path home;

@@ -9,6 +9,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.NeedsPrometheus;
 import dev.berth.protocol.MetricNames;
 import io.vertx.core.Vertx;
 import java.net.URI;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with only their {@code for:} durations shortened: a queue driven to full use fires
  * KueueQueueFullyUtilized, while KueueAdmissionWaitTimeHigh stays quiet.
  */
+@NeedsPrometheus
 class PrometheusAlertsEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path RULES = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))

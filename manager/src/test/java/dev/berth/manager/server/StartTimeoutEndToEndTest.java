@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import static dev.berth.manager.testing.ManagerClient.KUEUE;
 import static dev.berth.manager.testing.ManagerClient.condition;
+import static dev.berth.manager.testing.ManagerClient.reason;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -189,10 +190,5 @@ class StartTimeoutEndToEndTest {
     private JsonNode workload() {
         List<JsonNode> items = client.items(KUEUE + "/namespaces/team-a/workloads");
         return items.isEmpty() ? null : items.get(0);
-    }
-
-    private static String reason(JsonNode object, String type) {
-        JsonNode found = ManagerClient.findCondition(object, type);
-        return found == null ? null : found.path("reason").asText();
     }
 }
