@@ -3,6 +3,8 @@ package dev.berth.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
@@ -10,18 +12,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -35,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * log goes, and that Ctrl-C (SIGTERM to the whole process group) stops it, clusters and all, within a bound.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@NeedsKubectl
 class QuickstartProcessTest {
     @TempDir
     static Path home;
@@ -93,25 +91,13 @@ class QuickstartProcessTest {
         for (String line : Files.readAllLines(home.resolve("berth").resolve("security").resolve("tokens.csv"))) {
             if (!line.startsWith("#") && line.contains(",")) assertThat(banner).doesNotContain(line.substring(0, line.indexOf(',')));
         }
-        HttpClient browser = HttpClient.newBuilder().sslContext(trusting(
+        HttpClient browser = HttpClient.newBuilder().sslContext(ManagerClient.sslContextTrusting(
                 Files.readString(home.resolve("berth").resolve("security").resolve("tls.crt")))).build();
         HttpRequest open = HttpRequest.newBuilder(URI.create(link.group(1))).GET().build();
         HttpResponse<String> first = browser.send(open, HttpResponse.BodyHandlers.ofString());
         assertThat(first.statusCode()).isEqualTo(303);
         assertThat(first.headers().firstValue("set-cookie")).isPresent();
         assertThat(browser.send(open, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
-    }
-
-    private static SSLContext trusting(String pem) throws Exception {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        trust.setCertificateEntry("berth", CertificateFactory.getInstance("X.509")
-                .generateCertificate(new java.io.ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
     }
 
     @Test

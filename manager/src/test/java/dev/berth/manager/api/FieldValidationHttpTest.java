@@ -4,21 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * fieldValidation on a real manager (issue 13): unknown fields are pruned before anything is stored,
@@ -33,25 +24,11 @@ class FieldValidationHttpTest {
     private static final String FLAVORS = "/apis/kueue.x-k8s.io/v1beta2/resourceflavors";
     private static final String MERGE = "application/merge-patch+json";
 
-    static Vertx vertx;
-    static BerthManager manager;
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     record Reply(int code, JsonNode body, List<String> warnings) {}
 
-    @BeforeAll
-    static void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
 
     @Test
     void strictRefusesEveryUnknownFieldAndStoresNothing() throws Exception {
@@ -197,14 +174,7 @@ class FieldValidationHttpTest {
     }
 
     static Reply call(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
-        }
-        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().send(method, path, contentType, body);
         JsonNode parsed = response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
         return new Reply(response.statusCode(), parsed, response.headers().allValues("Warning"));
     }

@@ -5,23 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Namespaces over real HTTP as kube-apiserver keeps them (issue 13): phase and name label, delete that
@@ -34,24 +29,12 @@ class NamespaceLifecycleHttpTest {
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final String NAME_LABEL = "kubernetes.io/metadata.name";
 
-    private Vertx vertx;
-    private BerthManager manager;
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty();
+    /** Its own client: the watch test reads a streamed answer, which ManagerClient does not. */
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     record Reply(int code, JsonNode body) {}
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
-    }
 
     @Test
     void aNamespaceIsActiveAndItsNameLabelCannotBeChangedOrRemoved() throws Exception {
@@ -223,7 +206,7 @@ class NamespaceLifecycleHttpTest {
     }
 
     private HttpRequest.Builder request(String method, String path, String contentType, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(harness.baseUrl() + path))
                 .timeout(Duration.ofSeconds(30));
         if (body == null) return request.method(method, HttpRequest.BodyPublishers.noBody());
         return request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body.replace('\'', '"')));

@@ -4,21 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The OpenAPI documents carry every served kind's schema (issue 13): v3 per group version with
@@ -27,23 +20,10 @@ import org.junit.jupiter.api.Test;
  */
 class OpenApiHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
-    static Vertx vertx;
-    static BerthManager manager;
 
-    @BeforeAll
-    static void start() {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty();
 
     @Test
     void theV3IndexListsEveryServedGroupVersion() throws Exception {
@@ -129,9 +109,8 @@ class OpenApiHttpTest {
     record Reply(int code, JsonNode body, String contentType) {}
 
     private static Reply get(String path, String accept) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path)).timeout(Duration.ofSeconds(30));
-        if (accept != null) request.header("Accept", accept);
-        HttpResponse<String> response = HTTP.send(request.GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().exchange("GET", path, accept == null ? Map.of() : Map.of("Accept", accept),
+                HttpRequest.BodyPublishers.noBody());
         return new Reply(response.statusCode(), JSON.readTree(response.body()), response.headers().firstValue("content-type").orElse(""));
     }
 }

@@ -8,21 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Protobuf request bodies on a real manager (issue 13): kubectl's create of a built-in kind is stored and
@@ -33,24 +26,11 @@ class ProtobufHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
     private static final String ACCEPT = "application/vnd.kubernetes.protobuf,application/json";
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    static Vertx vertx;
-    static BerthManager manager;
 
     record Reply(int code, String contentType, JsonNode body) {}
 
-    @BeforeAll
-    static void start() {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty();
 
     @Test
     void kubectlsProtobufCreateIsStoredAndAnsweredInJson() throws Exception {
@@ -87,11 +67,9 @@ class ProtobufHttpTest {
     }
 
     private static Reply call(String method, String path, byte[] body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10)).header("Accept", ACCEPT)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        if (body != null) request.header("Content-Type", PROTOBUF);
-        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().exchange(method, path,
+                body == null ? Map.of("Accept", ACCEPT) : Map.of("Accept", ACCEPT, "Content-Type", PROTOBUF),
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         return new Reply(response.statusCode(), response.headers().firstValue("content-type").orElse(""), JSON.readTree(response.body()));
     }
 

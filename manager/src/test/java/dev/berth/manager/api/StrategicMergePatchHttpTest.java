@@ -4,22 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Strategic merge patch over real HTTP against the manager's own kinds (issue 13): a Job's containers
@@ -34,27 +27,12 @@ class StrategicMergePatchHttpTest {
             {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"%s"},"spec":{"template":{"spec":{"restartPolicy":"Never",
              "containers":[{"name":"c","image":"img:1","resources":{"requests":{"cpu":"1"}},"env":[{"name":"X","value":"0"}]}]}}}}""";
 
-    static Vertx vertx;
-    static MemoryObjectStore store;
-    static BerthManager manager;
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final MemoryObjectStore store = new MemoryObjectStore();
 
     record Reply(int code, JsonNode body) {}
 
-    @BeforeAll
-    static void startManager() throws Exception {
-        vertx = Vertx.vertx();
-        store = new MemoryObjectStore();
-        manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues().store(store);
 
     @Test
     void aContainerPatchMergesByNameAndKeepsImageAndResources() throws Exception {
@@ -166,11 +144,8 @@ class StrategicMergePatchHttpTest {
     }
 
     private static Reply send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (contentType != null) request.header("Content-Type", contentType);
-        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().exchange(method, path, contentType == null ? Map.of() : Map.of("Content-Type", contentType),
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return new Reply(response.statusCode(), response.body().isEmpty() ? null : JSON.readTree(response.body()));
     }
 }

@@ -4,24 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Reading a Kueue kind through kueue.x-k8s.io/v1beta1 gives the v1beta1 shape, on every path (get,
@@ -32,26 +26,14 @@ class V1beta1ReadShapeHttpTest {
     private static final String V1 = "/apis/kueue.x-k8s.io/v1beta1/clusterqueues";
     private static final String V2 = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    static Vertx vertx;
-    static BerthManager manager;
 
     record Reply(int code, JsonNode body, java.util.List<String> warnings) {}
 
-    @BeforeAll
-    static void startManager() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    /** For the table and the streamed watch, which ManagerClient does not read. */
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.withE2eQueues();
 
     @Test
     void writtenWithCohortNameReadsAsCohortThroughV1beta1() throws Exception {
@@ -188,7 +170,7 @@ class V1beta1ReadShapeHttpTest {
     }
 
     private static URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + manager.port() + path);
+        return URI.create(harness.baseUrl() + path);
     }
 
     private static Reply send(String method, String path, String body) throws Exception {
@@ -196,10 +178,7 @@ class V1beta1ReadShapeHttpTest {
     }
 
     private static Reply send(String method, String path, String body, String contentType) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20));
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) request.header("Content-Type", contentType);
-        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().send(method, path, contentType, body);
         return new Reply(response.statusCode(), JSON.readTree(response.body()), response.headers().allValues("Warning"));
     }
 }

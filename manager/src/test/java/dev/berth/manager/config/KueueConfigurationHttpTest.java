@@ -1,5 +1,6 @@
 package dev.berth.manager.config;
 
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,10 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.MutableClock;
 import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +36,7 @@ class KueueConfigurationHttpTest {
     Path dir;
     private Vertx vertx;
     private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private ManagerClient client;
 
     private void start(String configuration, Clock clock) throws Exception {
         Path file = dir.resolve("controller_manager_config.yaml");
@@ -44,6 +45,7 @@ class KueueConfigurationHttpTest {
         vertx = Vertx.vertx();
         manager = settings.newManager(FileObjectStore.open(dir.resolve("data"), clock), clock);
         manager.start(vertx, "127.0.0.1", 0).await();
+        client = new ManagerClient("http://127.0.0.1:" + manager.port());
     }
 
     @AfterEach
@@ -207,18 +209,8 @@ class KueueConfigurationHttpTest {
         return send("GET", path, null, null).statusCode();
     }
 
-    private static String condition(JsonNode object, String type) {
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
     private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (contentType != null) request.header("Content-Type", contentType);
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return client.exchange(method, path, contentType == null ? Map.of() : Map.of("Content-Type", contentType),
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.NeedsPrometheus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * The alert rules in deploy/monitoring: promtool accepts them, its unit tests (each alert firing for
  * one queue and quiet for another) pass, and the PrometheusRule carries exactly the plain file's rules.
  */
+@NeedsPrometheus
 class AlertRulesTest {
     static final Path MONITORING = repositoryRoot().resolve("deploy").resolve("monitoring");
     static final Path RULES = MONITORING.resolve("berth-alerts.rules.yml");

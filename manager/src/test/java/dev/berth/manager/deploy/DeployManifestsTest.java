@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * RBAC), that the RemoteWorkload CRD copy matches what protocol generates, and that the Dockerfiles
  * take their base image as an argument and run as UID 65532.
  */
+@NeedsKubectl
 class DeployManifestsTest {
     private static final String CRD_FILE = "remoteworkloads.berth.dev-v1.yml";
     private static final String REFRESH_CRD = "./mvnw -q -pl protocol install -DskipTests && cp protocol/target/classes/META-INF/fabric8/"

@@ -19,6 +19,7 @@ import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import dev.berth.protocol.crd.RemoteWorkload;
@@ -27,7 +28,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,7 +38,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Manager replicas in one JVM, each a Hazelcast member with its own clustered Vert.x and its own
@@ -50,8 +49,6 @@ class ManagerReplicasTest {
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final Duration WAIT = Duration.ofSeconds(40);
 
-    @TempDir
-    Path dir;
     private PostgresConfig database;
     private MockWorkerCluster worker;
     private final String clusterName = "berth-test-" + UUID.randomUUID();
@@ -61,7 +58,7 @@ class ManagerReplicasTest {
     @BeforeEach
     void setUp() throws Exception {
         database = PostgresTestDatabase.freshSchema("ha_replicas");
-        worker = new MockWorkerCluster(8);
+        worker = MockWorkerCluster.start("worker").heartbeat(8).beatEvery(Duration.ofSeconds(2));
     }
 
     @AfterEach
@@ -88,7 +85,7 @@ class ManagerReplicasTest {
         assertThat(duplicate.statusCode()).isEqualTo(409);
         assertThat(JSON.readTree(duplicate.body()).path("reason").asText()).isEqualTo("AlreadyExists");
 
-        RemoteWorkload running = await().atMost(WAIT).until(() -> single(worker.attempts("team-a")), r -> r != null);
+        RemoteWorkload running = await().atMost(WAIT).until(() -> single(worker.attempts()), r -> r != null);
         assertThat(running.getSpec().getFencingEpoch()).isEqualTo(leader.epoch());
         worker.reportRunning(running, 1);
         await().atMost(WAIT).until(() -> "True".equals(condition(workloadOf(follower, "first"), "Admitted")));
@@ -100,12 +97,12 @@ class ManagerReplicasTest {
         await().atMost(WAIT).until(follower::isLeader);
         assertThat(follower.epoch()).isGreaterThan(oldEpoch);
         assertThat(workloadOf(follower, "first")).isNotNull();
-        await().atMost(WAIT).until(() -> single(worker.attempts("team-a")).getSpec().getFencingEpoch() == follower.epoch());
-        assertThat(single(worker.attempts("team-a")).getSpec().getAttemptId()).isEqualTo(running.getSpec().getAttemptId());
+        await().atMost(WAIT).until(() -> single(worker.attempts()).getSpec().getFencingEpoch() == follower.epoch());
+        assertThat(single(worker.attempts()).getSpec().getAttemptId()).isEqualTo(running.getSpec().getAttemptId());
 
         // and admits and dispatches new submissions
         assertThat(submitJob(follower, "second").statusCode()).isEqualTo(201);
-        await().atMost(WAIT).until(() -> worker.attempts("team-a").size() == 2);
+        await().atMost(WAIT).until(() -> worker.attempts().size() == 2);
         Map<String, String> attemptsBefore = attemptIds();
 
         // all replicas restart: the state is intact and running attempts are re-adopted, not restarted
@@ -119,7 +116,7 @@ class ManagerReplicasTest {
             assertThat(condition(workloadOf(replica, "first"), "Admitted")).isEqualTo("True");
             assertThat(workloadOf(replica, "second")).isNotNull();
         }
-        await().atMost(WAIT).until(() -> worker.attempts("team-a").stream().allMatch(r -> r.getSpec().getFencingEpoch() == newLeader.epoch()));
+        await().atMost(WAIT).until(() -> worker.attempts().stream().allMatch(r -> r.getSpec().getFencingEpoch() == newLeader.epoch()));
         assertThat(attemptIds()).isEqualTo(attemptsBefore);
     }
 
@@ -132,15 +129,15 @@ class ManagerReplicasTest {
         ManagerReplica follower = both.get(0) == leader ? both.get(1) : both.get(0);
         setUpQueues(follower);
         assertThat(submitJob(follower, "long").statusCode()).isEqualTo(201);
-        RemoteWorkload running = await().atMost(WAIT).until(() -> single(worker.attempts("team-a")), r -> r != null);
+        RemoteWorkload running = await().atMost(WAIT).until(() -> single(worker.attempts()), r -> r != null);
         worker.reportRunning(running, 1);
         long deposedEpoch = leader.epoch();
 
         leader.kill();
         replicas.remove(leader);
         await().atMost(WAIT).until(follower::isLeader);
-        await().atMost(WAIT).until(() -> single(worker.attempts("team-a")).getSpec().getFencingEpoch() == follower.epoch());
-        assertThat(single(worker.attempts("team-a")).getSpec().getAttemptId()).isEqualTo(running.getSpec().getAttemptId());
+        await().atMost(WAIT).until(() -> single(worker.attempts()).getSpec().getFencingEpoch() == follower.epoch());
+        assertThat(single(worker.attempts()).getSpec().getAttemptId()).isEqualTo(running.getSpec().getAttemptId());
 
         // the deposed leader (as if it still ran behind a partition) cannot write to the shared store; the new one can
         try (PostgresObjectStore store = PostgresObjectStore.open(database, Clock.systemUTC())) {
@@ -199,7 +196,7 @@ class ManagerReplicasTest {
     }
 
     private Map<String, String> attemptIds() {
-        return worker.attempts("team-a").stream()
+        return worker.attempts().stream()
                 .collect(Collectors.toMap(r -> r.getSpec().getWorkloadName(), r -> r.getSpec().getAttemptId()));
     }
 
@@ -220,7 +217,7 @@ class ManagerReplicasTest {
                 + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":64}]}]}]}}");
         apply(via, KUEUE + "/namespaces/team-a/localqueues", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
         apply(via, KUEUE + "/multikueueclusters", "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"worker\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + worker.kubeconfig(dir) + "\"}}}}");
+                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + worker.kubeconfig() + "\"}}}}");
         await().atMost(WAIT).until(() -> "True".equals(condition(get(via, KUEUE + "/multikueueclusters/worker"), "Active")));
     }
 

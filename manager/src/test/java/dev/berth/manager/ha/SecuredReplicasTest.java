@@ -12,27 +12,22 @@ import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
-import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,7 +110,7 @@ class SecuredReplicasTest {
         Files.writeString(dir.resolve("tls.key"), certificate.privateKeyPem());
         Files.writeString(dir.resolve("tokens.csv"), ADMIN + ",admin,1,\"system:masters\"\n" + ALICE + ",alice,2,team-a\n");
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30))
-                .sslContext(trusting(certificate.certificatePem())).build();
+                .sslContext(ManagerClient.sslContextTrusting(certificate.certificatePem())).build();
         return new SecurityOptions(Optional.of(dir.resolve("tokens.csv")), Optional.empty(),
                 Optional.of(new SecurityOptions.Tls(dir.resolve("tls.crt"), dir.resolve("tls.key"))),
                 SecurityOptions.DEFAULT_TENANT_RATE, SecurityOptions.DEFAULT_ADMIN_RATE, dir.resolve("audit.log"));
@@ -146,18 +141,6 @@ class SecuredReplicasTest {
         if (token != null) request.header("Authorization", "Bearer " + token);
         if (body != null) request.header("Content-Type", "application/json");
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static SSLContext trusting(String pem) throws Exception {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        trust.setCertificateEntry("berth", CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
     }
 
     private static int freePort() throws Exception {

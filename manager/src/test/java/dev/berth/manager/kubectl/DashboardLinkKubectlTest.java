@@ -7,9 +7,9 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.NeedsKubectl;
 import io.vertx.core.Vertx;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,8 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,8 +25,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,7 +59,7 @@ class DashboardLinkKubectlTest {
         manager.start(vertx, "127.0.0.1", 0).await();
         manager.loadManifests(Path.of("..", "examples", "rbac"));
         kubeconfig = credentials.writeKubeconfig(home.resolve("kube").resolve("berth.yaml"), "https://127.0.0.1:" + manager.port());
-        browser = HttpClient.newBuilder().sslContext(trusting(credentials.certificatePem())).build();
+        browser = HttpClient.newBuilder().sslContext(ManagerClient.sslContextTrusting(credentials.certificatePem())).build();
     }
 
     @AfterAll
@@ -128,17 +124,5 @@ class DashboardLinkKubectlTest {
         String output = Files.readString(out, StandardCharsets.UTF_8);
         if (process.exitValue() != 0) fail(String.join(" ", command) + " exited with " + process.exitValue() + ":\n" + output);
         return output;
-    }
-
-    private static SSLContext trusting(String pem) throws Exception {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        trust.setCertificateEntry("berth", CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
     }
 }

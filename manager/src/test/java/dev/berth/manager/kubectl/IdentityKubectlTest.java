@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,28 +27,15 @@ class IdentityKubectlTest {
     static final Path EXAMPLES = Path.of("..", "examples");
     static final String TENANT = "kubectl --context " + QuickstartCredentials.TENANT_CONTEXT + " ";
 
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().secured().manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac"));
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
     static Kubectl kubectl;
 
     @BeforeAll
     static void startSecuredManager() throws Exception {
-        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(EXAMPLES.resolve("queues"));
-        manager.loadManifests(EXAMPLES.resolve("rbac"));
-        kubectl = Kubectl.withKubeconfig(credentials.writeKubeconfig(home.resolve("kube").resolve("kubeconfig"),
-                "https://127.0.0.1:" + manager.port()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
+        kubectl = Kubectl.withKubeconfig(harness.writeKubeconfig(home.resolve("kube").resolve("kubeconfig")));
     }
 
     @Test
@@ -137,7 +120,7 @@ class IdentityKubectlTest {
     private static List<JsonNode> auditLines(java.util.function.Predicate<JsonNode> matching) throws Exception {
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> found = new ArrayList<>();
-        for (String text : Files.readAllLines(home.resolve("security").resolve("audit.log"))) {
+        for (String text : Files.readAllLines(harness.dataDir().resolve("security").resolve("audit.log"))) {
             JsonNode line = json.readTree(text);
             if (matching.test(line)) found.add(line);
         }

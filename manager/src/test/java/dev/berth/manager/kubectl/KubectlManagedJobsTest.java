@@ -3,44 +3,34 @@ package dev.berth.manager.kubectl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.objects.WorkloadResourcePolicy;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.server.DispatchOptions;
 import dev.berth.manager.server.JobIntegrationSettings;
 import dev.berth.manager.server.ManagedJobsPolicy;
-import dev.berth.manager.store.MemoryObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kueue's LocalQueue defaulting and manageJobsWithoutQueueName through the real kubectl: a Job created
  * without the queue-name label in a namespace with a LocalQueue named default carries the label and
  * runs; in a namespace without one it is suspended and has a Workload that waits.
  */
+@NeedsKubectl
 class KubectlManagedJobsTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
-    @TempDir
-    static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
-    static Kubectl kubectl;
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().jobIntegration(
+            new JobIntegrationSettings(WorkloadResourcePolicy.NONE, new ManagedJobsPolicy(true, ManagedJobsPolicy.DEFAULT_NAMESPACE_SELECTOR)));
+    static final Kubectl kubectl = Kubectl.on(harness);
 
     @BeforeAll
-    static void startManager() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS, DispatchOptions.DEFAULTS,
-                new JobIntegrationSettings(WorkloadResourcePolicy.NONE, new ManagedJobsPolicy(true, ManagedJobsPolicy.DEFAULT_NAMESPACE_SELECTOR)));
-        manager.start(vertx, "127.0.0.1", 0).await();
-        kubectl = Kubectl.against(Kubeconfig.plain(manager.port()), home);
+    static void createQueues() throws Exception {
         apply("queues", """
                 apiVersion: v1
                 kind: Namespace
@@ -79,12 +69,6 @@ class KubectlManagedJobsTest {
                 spec:
                   clusterQueue: cq
                 """);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     @Test
@@ -126,7 +110,7 @@ class KubectlManagedJobsTest {
     }
 
     private static void apply(String name, String yaml) throws Exception {
-        Path file = Files.writeString(home.resolve(name + ".yaml"), yaml);
+        Path file = Files.writeString(harness.dataDir().resolve(name + ".yaml"), yaml);
         kubectl.run("kubectl create -f " + file).ok();
     }
 

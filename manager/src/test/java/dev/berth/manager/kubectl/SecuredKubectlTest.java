@@ -3,20 +3,16 @@ package dev.berth.manager.kubectl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,34 +24,22 @@ import org.junit.jupiter.api.io.TempDir;
 class SecuredKubectlTest {
     static final Path EXAMPLES = Path.of("..", "examples");
 
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().secured().manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac"));
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
     static Kubectl kubectl;
     static Path kubeconfig;
 
     @BeforeAll
     static void startSecuredManager() throws Exception {
-        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(EXAMPLES.resolve("queues"));
-        manager.loadManifests(EXAMPLES.resolve("rbac"));
-        kubeconfig = credentials.writeKubeconfig(home.resolve("kube").resolve("kubeconfig"), "https://127.0.0.1:" + manager.port());
+        kubeconfig = harness.writeKubeconfig(home.resolve("kube").resolve("kubeconfig"));
         kubectl = Kubectl.withKubeconfig(kubeconfig);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     @Test
     void secretsAreReadableByTheirOwnerOnly() throws Exception {
-        for (Path secret : new Path[] {kubeconfig, home.resolve("security/tokens.csv"), home.resolve("security/tls.key")}) {
+        for (Path secret : new Path[] {kubeconfig, harness.dataDir().resolve("security/tokens.csv"), harness.dataDir().resolve("security/tls.key")}) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as(secret.toString()).isEqualTo("rw-------");
         }
         assertThat(Files.readString(kubeconfig)).contains("server: https://127.0.0.1:").contains("certificate-authority-data: ")

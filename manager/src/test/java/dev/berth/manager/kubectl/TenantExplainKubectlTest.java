@@ -4,24 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
-import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,10 +35,12 @@ class TenantExplainKubectlTest {
     static final String TENANT = "--context=" + QuickstartCredentials.TENANT_CONTEXT;
     static final java.util.regex.Pattern HOLDS_QUOTA = java.util.regex.Pattern.compile("admission\\s+ok");
 
+    /** Secured with the quickstart's credentials; multikueue holds the queues' admission check (else they are inactive). */
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().secured().manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac"))
+            .manifests(EXAMPLES.resolve("multikueue"));
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
     static Path kubeconfig;
     static Path kubectlBinary;
 
@@ -50,20 +48,7 @@ class TenantExplainKubectlTest {
     static void start() throws Exception {
         kubectlBinary = Kubectl.find().orElse(null);
         Kubectl.withKubeconfig(home.resolve("unused")); // skips, or fails under CI=true, without kubectl
-        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(EXAMPLES.resolve("queues"));
-        manager.loadManifests(EXAMPLES.resolve("rbac"));
-        manager.loadManifests(EXAMPLES.resolve("multikueue")); // the queues' admission check: else they are inactive
-        kubeconfig = credentials.writeKubeconfig(home.resolve("kube").resolve("berth.yaml"), "https://127.0.0.1:" + manager.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
+        kubeconfig = harness.writeKubeconfig(home.resolve("kube").resolve("berth.yaml"));
     }
 
     @Test

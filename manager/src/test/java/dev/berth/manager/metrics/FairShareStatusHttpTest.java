@@ -7,25 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.MetricsOptions;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsPrometheus;
 import dev.berth.protocol.MetricNames;
-import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A manager with fair sharing and Kueue's LocalQueueMetrics on, over loopback: after a borrowing Job
@@ -33,29 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * status fields, and /metrics serves the cohort, weighted-share and LocalQueue series in a format
  * promtool accepts.
  */
+@NeedsPrometheus
 class FairShareStatusHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        SchedulerOptions options = new SchedulerOptions(true, SchedulerOptions.DEFAULTS.preemptionStrategies(), null)
-                .withMetrics(new MetricsOptions(true, true));
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), options);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "fair-share-queues"));
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore().manifests(Path.of("src", "test", "resources", "fair-share-queues"))
+            .schedulerOptions(new SchedulerOptions(true, SchedulerOptions.DEFAULTS.preemptionStrategies(), null).withMetrics(new MetricsOptions(true, true)));
 
     @Test
     void statusAndMetricsShowTheBorrowersShareAfterAdmission() throws Exception {
@@ -123,15 +99,8 @@ class FairShareStatusHttpTest {
         return JSON.readTree(send("GET", path, null).body());
     }
 
-    private HttpResponse<String> send(String method, String path, String yaml) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (yaml == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("content-type", "application/yaml").method(method, HttpRequest.BodyPublishers.ofString(yaml));
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String yaml) {
+        return harness.client().send(method, path, yaml == null ? null : "application/yaml", yaml);
     }
 
     private static String job(String name, int cpu) {

@@ -3,44 +3,19 @@ package dev.berth.manager.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.protocol.MetricNames;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** GET /metrics on a running manager over loopback, after real submissions through the Kubernetes API. */
 class MetricsEndpointTest {
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "metrics-queues"));
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore().manifests(Path.of("src", "test", "resources", "metrics-queues"));
 
     @Test
     void servesKueuesMetricsForAdmittedAndPendingJobs() throws Exception {
@@ -61,15 +36,12 @@ class MetricsEndpointTest {
         assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_count", "cluster_queue", "ml-cq", "priority_class", "")).isEqualTo(1.0);
     }
 
-    private HttpResponse<String> metrics() throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + "/metrics"))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> metrics() {
+        return harness.client().send("GET", "/metrics", null, null);
     }
 
-    private HttpResponse<String> post(String yaml) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + "/apis/batch/v1/namespaces/ml/jobs"))
-                .timeout(Duration.ofSeconds(10)).header("content-type", "application/yaml")
-                .POST(HttpRequest.BodyPublishers.ofString(yaml)).build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> post(String yaml) {
+        return harness.client().send("POST", "/apis/batch/v1/namespaces/ml/jobs", ManagerClient.YAML_TYPE, yaml);
     }
 
     private static String job(String name) {

@@ -5,19 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsPrometheus;
 import dev.berth.protocol.MetricNames;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +20,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,36 +28,29 @@ import org.junit.jupiter.api.io.TempDir;
  * with only their {@code for:} durations shortened: a queue driven to full use fires
  * KueueQueueFullyUtilized, while KueueAdmissionWaitTimeHigh stays quiet.
  */
+@NeedsPrometheus
 class PrometheusAlertsEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path RULES = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
             .toAbsolutePath().getParent().resolve("deploy/monitoring/berth-alerts.rules.yml");
     private static final Pattern FOR = Pattern.compile("(?m)^(\\s*for:\\s*)\\S+\\s*$");
 
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore().manifests(Path.of("src", "test", "resources", "metrics-queues"));
     @TempDir
     Path temp;
-    private Vertx vertx;
-    private BerthManager manager;
     private PrometheusProcess prometheus;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws Exception {
         Path binary = ExternalTool.require("prometheus", "Install Debian's prometheus package.");
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(Files.createDirectories(temp.resolve("store")), Clock.systemUTC()),
-                Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("src", "test", "resources", "metrics-queues"));
         Path rules = Files.writeString(temp.resolve("rules.yml"), withShortFor(Files.readString(RULES), "2s"));
-        prometheus = new PrometheusProcess(binary, temp, "127.0.0.1:" + manager.port(), rules);
+        prometheus = new PrometheusProcess(binary, temp, "127.0.0.1:" + harness.port(), rules);
     }
 
     @AfterEach
     void stop() throws Exception {
         if (prometheus != null) prometheus.close();
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     /** The rule file with every {@code for:} replaced and nothing else touched. */
@@ -112,12 +100,8 @@ class PrometheusAlertsEndToEndTest {
         return alerts;
     }
 
-    private HttpResponse<String> send(String method, String path, String yaml) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (yaml == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("content-type", "application/yaml").method(method, HttpRequest.BodyPublishers.ofString(yaml));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String yaml) {
+        return harness.client().send(method, path, yaml == null ? null : "application/yaml", yaml);
     }
 
     private static final String JOB = """

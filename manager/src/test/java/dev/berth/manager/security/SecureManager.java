@@ -8,8 +8,8 @@ import dev.berth.manager.security.SecurityOptions.RateLimit;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.StoredObject;
+import dev.berth.manager.testing.ManagerClient;
 import io.vertx.core.Vertx;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -18,16 +18,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A BerthManager serving HTTPS on a loopback port with a token file (admin, alice of team-a, bob of
@@ -79,19 +75,7 @@ final class SecureManager implements AutoCloseable {
         manager.loadManifests(EXAMPLES.resolve("queues"));
         manager.loadManifests(EXAMPLES.resolve("rbac"));
         base = "https://127.0.0.1:" + manager.port();
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(60)).sslContext(trusting(certificate.certificatePem())).build();
-    }
-
-    private static SSLContext trusting(String pem) throws Exception {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        trust.setCertificateEntry("berth", CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))));
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
+        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(60)).sslContext(ManagerClient.sslContextTrusting(certificate.certificatePem())).build();
     }
 
     Reply sendBytes(String method, String path, String token, String contentType, byte[] body) throws Exception {

@@ -6,22 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ManagerClient;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An admission check's controller writing the Workload's status over real HTTP on loopback: Retry
@@ -33,17 +25,11 @@ class AdmissionCheckStatusHttpTest {
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final String WORKLOADS = KUEUE + "/namespaces/late/workloads";
 
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore();
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
         assertThat(send("POST", "/api/v1/namespaces", "application/yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: late\n").statusCode())
                 .isEqualTo(201);
         assertThat(send("POST", KUEUE + "/resourceflavors", "application/yaml", flavor("f")).statusCode()).isEqualTo(201);
@@ -57,12 +43,6 @@ class AdmissionCheckStatusHttpTest {
                 .isEqualTo(201);
     }
 
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
-    }
-
     @Test
     void aRetryWithoutRequeueAfterSecondsBacksOffSixtySecondsBeforeTheWorkloadIsQueuedAgain() throws Exception {
         String name = reservedWorkload();
@@ -74,13 +54,13 @@ class AdmissionCheckStatusHttpTest {
                 w -> w.path("status").path("requeueState").has("requeueAt"));
         Instant requeueAt = Instant.parse(evicted.path("status").path("requeueState").path("requeueAt").asText());
         assertThat(requeueAt).isBetween(before.plusSeconds(59), Instant.now().plusSeconds(61));
-        assertThat(condition(evicted, "QuotaReserved").path("status").asText()).isEqualTo("False");
-        assertThat(condition(evicted, "Evicted").path("message").asText())
+        assertThat(conditionOrEmpty(evicted, "QuotaReserved").path("status").asText()).isEqualTo("False");
+        assertThat(conditionOrEmpty(evicted, "Evicted").path("message").asText())
                 .isEqualTo("Evicted due to AdmissionCheck in Retry state: \"prov\" (no capacity)");
         assertThat(evicted.path("status").path("admissionChecks").get(0).path("retryCount").asInt()).isEqualTo(1);
         // Housekeeping runs every second: two of them later the workload is still waiting out its backoff.
         await().pollDelay(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> true);
-        assertThat(condition(workload(name), "QuotaReserved").path("status").asText()).isEqualTo("False");
+        assertThat(conditionOrEmpty(workload(name), "QuotaReserved").path("status").asText()).isEqualTo("False");
     }
 
     @Test
@@ -91,7 +71,7 @@ class AdmissionCheckStatusHttpTest {
                 + "\"podSetUpdates\":[{\"name\":\"main\",\"nodeSelector\":{\"pool\":\"gpu\"}}]}");
 
         JsonNode admitted = await().atMost(Duration.ofSeconds(10)).until(() -> workload(name),
-                w -> "True".equals(condition(w, "Admitted").path("status").asText()));
+                w -> "True".equals(conditionOrEmpty(w, "Admitted").path("status").asText()));
         assertThat(admitted.path("status").path("admissionChecks").get(0).path("podSetUpdates").get(0).path("nodeSelector")
                 .path("pool").asText()).isEqualTo("gpu");
     }
@@ -100,7 +80,7 @@ class AdmissionCheckStatusHttpTest {
         JsonNode reserved = await().atMost(Duration.ofSeconds(10)).until(() -> {
             JsonNode items = JSON.readTree(send("GET", WORKLOADS, null, null).body()).path("items");
             return items.size() == 0 ? null : items.get(0);
-        }, w -> w != null && "True".equals(condition(w, "QuotaReserved").path("status").asText()));
+        }, w -> w != null && "True".equals(conditionOrEmpty(w, "QuotaReserved").path("status").asText()));
         return reserved.path("metadata").path("name").asText();
     }
 
@@ -114,16 +94,13 @@ class AdmissionCheckStatusHttpTest {
         return JSON.readTree(send("GET", WORKLOADS + "/" + name, null, null).body());
     }
 
-    private static JsonNode condition(JsonNode object, String type) {
+    /** The whole condition, or an empty object when there is none (so .path(...) reads "" rather than failing). */
+    private static JsonNode conditionOrEmpty(JsonNode object, String type) {
         JsonNode found = ManagerClient.findCondition(object, type);
         return found == null ? JSON.createObjectNode() : found;
     }
 
     private HttpResponse<String> send(String method, String path, String contentType, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return harness.client().send(method, path, contentType, body);
     }
 }

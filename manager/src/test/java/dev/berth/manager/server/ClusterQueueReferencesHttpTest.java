@@ -5,20 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.FileObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kueue's handling of a ClusterQueue's references, over real HTTP on loopback: a ClusterQueue applied
@@ -30,25 +22,13 @@ class ClusterQueueReferencesHttpTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
 
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore();
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
         assertThat(send("POST", "/api/v1/namespaces", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: late\n").statusCode())
                 .isEqualTo(201);
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
     }
 
     @Test
@@ -177,13 +157,6 @@ class ClusterQueueReferencesHttpTest {
     }
 
     HttpResponse<String> send(String method, String path, String yaml) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (yaml == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", "application/yaml").method(method, HttpRequest.BodyPublishers.ofString(yaml));
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return harness.client().send(method, path, yaml == null ? null : "application/yaml", yaml);
     }
 }

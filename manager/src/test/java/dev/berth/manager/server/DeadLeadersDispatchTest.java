@@ -1,43 +1,23 @@
 package dev.berth.manager.server;
 
+import static dev.berth.manager.testing.ManagerClient.KUEUE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
-import dev.berth.manager.store.MemoryObjectStore;
-import dev.berth.protocol.Annotations;
-import dev.berth.protocol.crd.BerthCrds;
-import dev.berth.protocol.crd.CapacityReport;
+import dev.berth.manager.testing.DispatchQueues;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.MockWorkerCluster;
+import dev.berth.manager.testing.MockWorkerClusters;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.vertx.core.Vertx;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A leader that recorded a dispatch and died before its create reached the worker cluster: the next
@@ -48,72 +28,39 @@ import org.junit.jupiter.api.io.TempDir;
  * One worker cluster, a fabric8 CRUD mock API server; the test plays its agent.
  */
 class DeadLeadersDispatchTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final Duration WAIT = Duration.ofSeconds(20);
-    /** The default lease: an unconfirmed create is held lease + margin (70 s) without the agent's epoch. */
-    private static final DispatchOptions OPTIONS =
-            new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    @TempDir
-    Path dir;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
-    private KubernetesMockServer server;
-    private KubernetesClient agent;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** The default lease: an unconfirmed create is held lease + margin (70 s) without the agent's epoch. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty()
+            .dispatchOptions(new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS));
+    @RegisterExtension
+    final MockWorkerClusters workers = new MockWorkerClusters();
+    private ManagerClient client;
+    private MockWorkerCluster roomy;
 
     @BeforeEach
-    void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = startManager();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-        server.init(InetAddress.getByName("127.0.0.1"), 0);
-        agent = server.createClient();
-        try (var crd = DeadLeadersDispatchTest.class.getResourceAsStream("/META-INF/fabric8/remoteworkloads.berth.dev-v1.yml")) {
-            agent.apiextensions().v1().customResourceDefinitions().load(crd).create();
-        }
+    void start() {
+        client = harness.client();
+        roomy = workers.start("roomy");
         heartbeat(0);
-        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
-                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
-        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
-                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
-                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
-                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":64}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
-        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        store.close();
-        agent.close();
-        server.destroy();
-        vertx.close().await();
+        DispatchQueues.to("roomy").createIn(client);
+        roomy.connect(client);
     }
 
     @Test
     void aDeadLeadersLostDispatchIsReleasedOnceTheAgentAcceptedTheNewEpochNotAfterTheLease() throws Exception {
         RemoteWorkload lost = dispatchedByALeaderThatThenDies();
         Instant newLeaderStarted = Instant.now();
-        manager = startManager();
+        harness.restart();
         awaitHeldAsUnconfirmed(lost);
 
         // what the agent publishes once it took any RemoteWorkload of the new leader
-        heartbeat(manager.fencingEpoch());
+        heartbeat(harness.manager().fencingEpoch());
 
         RemoteWorkload again = await().atMost(WAIT).until(this::attempt, r -> r != null
                 && !r.getSpec().getAttemptId().equals(lost.getSpec().getAttemptId()));
-        assertThat(again.getSpec().getFencingEpoch()).isEqualTo(manager.fencingEpoch());
+        assertThat(again.getSpec().getFencingEpoch()).isEqualTo(harness.manager().fencingEpoch());
         assertThat(Duration.between(newLeaderStarted, Instant.parse(again.getSpec().getLeaseRenewTime())))
                 .as("dispatched again well before the lost copy's lease (60 s + 10 s margin) ran out").isLessThan(WAIT);
     }
@@ -121,7 +68,7 @@ class DeadLeadersDispatchTest {
     @Test
     void anAgentStillAtTheDeadLeadersEpochKeepsTheWorkloadHeld() throws Exception {
         RemoteWorkload lost = dispatchedByALeaderThatThenDies();
-        manager = startManager();
+        harness.restart();
         awaitHeldAsUnconfirmed(lost);
 
         // the agent accepted only the dead leader's epoch: its late create would still start
@@ -135,8 +82,8 @@ class DeadLeadersDispatchTest {
     private RemoteWorkload dispatchedByALeaderThatThenDies() throws Exception {
         submitJob();
         RemoteWorkload first = await().atMost(WAIT).until(this::attempt, r -> r != null);
-        manager.close();
-        agent.resources(RemoteWorkload.class).inNamespace("team-a").withName(first.getMetadata().getName()).delete();
+        harness.stopManager();
+        roomy.agent().resources(RemoteWorkload.class).inNamespace("team-a").withName(first.getMetadata().getName()).delete();
         await().atMost(WAIT).until(() -> attempt() == null);
         return first;
     }
@@ -146,85 +93,28 @@ class DeadLeadersDispatchTest {
                 w -> w != null && w.path("status").path("admissionChecks").path(0).path("message").asText().contains("never confirmed"));
         assertThat(held.path("status").path("admissionChecks").get(0).path("message").asText())
                 .contains("attempt " + lost.getSpec().getAttemptId() + " on cluster roomy");
-        assertThat(lost.getSpec().getFencingEpoch()).isLessThan(manager.fencingEpoch());
-    }
-
-    private BerthManager startManager() {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen();
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
+        assertThat(lost.getSpec().getFencingEpoch()).isLessThan(harness.manager().fencingEpoch());
     }
 
     // ---- the test as agent ---------------------------------------------------------------
 
-    private void heartbeat(long acceptedEpoch) throws Exception {
-        CapacityReport report = new CapacityReport();
-        CapacityReport.FlavorCapacity a100 = new CapacityReport.FlavorCapacity();
-        a100.setName("a100");
-        a100.setNodes(2);
-        a100.setFree(Map.of("nvidia.com/gpu", "8", "cpu", "64"));
-        a100.setLargestFreeOnOneNode(Map.of("nvidia.com/gpu", "8", "cpu", "32"));
-        report.getFlavors().add(a100);
-        agent.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).resource(new LeaseBuilder()
-                .withNewMetadata().withName(BerthCrds.AGENT_LEASE).withNamespace(BerthCrds.SYSTEM_NAMESPACE)
-                .addToAnnotations(Annotations.AGENT_CAPACITY, JSON.writeValueAsString(report))
-                .addToAnnotations(Annotations.AGENT_FENCING_EPOCH, Long.toString(acceptedEpoch)).endMetadata()
-                .withNewSpec().withHolderIdentity("roomy-agent").withRenewTime(ZonedDateTime.now()).endSpec().build())
-                .createOr(NonDeletingOperation::update);
+    /** Eight free GPUs, and the fencing epoch the agent accepted. */
+    private void heartbeat(long acceptedEpoch) {
+        roomy.heartbeat(MockWorkerCluster.Capacity.a100(8).acceptingEpoch(acceptedEpoch));
     }
 
     private RemoteWorkload attempt() {
-        List<RemoteWorkload> items = agent.resources(RemoteWorkload.class).inNamespace("team-a").list().getItems();
-        return items.isEmpty() ? null : items.get(0);
+        return roomy.attempt();
     }
 
     // ---- the user ---------------------------------------------------------------------------
 
-    private void submitJob() throws Exception {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"train\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", job).statusCode()).isEqualTo(201);
+    private void submitJob() {
+        client.create(DispatchQueues.job("train", 1, 1));
     }
 
-    private JsonNode workload() throws Exception {
-        JsonNode list = get(KUEUE + "/namespaces/team-a/workloads");
-        return list.path("items").size() == 0 ? null : list.path("items").get(0);
-    }
-
-    private Path kubeconfig() throws Exception {
-        Path file = dir.resolve("roomy.kubeconfig");
-        Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: "
-                + server.url("/").replaceAll("/$", "") + "\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: c\n"
-                + "  context:\n    cluster: c\n    user: u\ncurrent-context: c\n");
-        return file;
-    }
-
-    private void apply(String prefix, String plural, String namespace, String body) throws Exception {
-        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        String withVersion = body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1);
-        HttpResponse<String> response = send("POST", path, withVersion);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-    }
-
-    private JsonNode get(String path) throws Exception {
-        return JSON.readTree(send("GET", path, null).body());
-    }
-
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private JsonNode workload() {
+        List<JsonNode> items = client.items(KUEUE + "/namespaces/team-a/workloads");
+        return items.isEmpty() ? null : items.get(0);
     }
 }

@@ -5,24 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.model.Quantity;
 import dev.berth.manager.objects.WorkloadResourcePolicy;
 import dev.berth.manager.objects.WorkloadResourcePolicy.ResourceTransformation;
-import dev.berth.manager.store.FileObjectStore;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kueue's Configuration settings for jobs, on a real manager over loopback HTTP: resources excluded by
@@ -34,24 +26,18 @@ class JobIntegrationSettingsHttpTest {
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Started by each test with its settings (the settings are the test's subject), closed after it. */
+    private ManagerHarness harness;
 
     private void start(JobIntegrationSettings settings) throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS,
-                DispatchOptions.DEFAULTS, settings);
-        manager.start(vertx, "127.0.0.1", 0).await();
+        harness = ManagerHarness.empty().fileStore().jobIntegration(settings);
+        harness.start();
         assertThat(send("POST", "/api/v1/namespaces", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n").statusCode()).isEqualTo(201);
     }
 
     @AfterEach
     void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
+        if (harness != null) harness.close();
     }
 
     @Test
@@ -73,14 +59,7 @@ class JobIntegrationSettingsHttpTest {
         created(send("POST", "/apis/batch/v1/namespaces/team/jobs", job("excluded", "lq", "cpu: 1\n            example.com/ignored: 1")));
         await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && quotaReserved(w) != null);
         assertThat(admitted(onlyWorkload())).isFalse();
-        manager.close();
-        vertx.close().await();
-
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS,
-                DispatchOptions.DEFAULTS, new JobIntegrationSettings(new WorkloadResourcePolicy(List.of("example.com/"), List.of()),
-                        ManagedJobsPolicy.DEFAULTS));
-        manager.start(vertx, "127.0.0.1", 0).await();
+        harness.restart(new JobIntegrationSettings(new WorkloadResourcePolicy(List.of("example.com/"), List.of()), ManagedJobsPolicy.DEFAULTS));
 
         await().atMost(BOUND).until(this::onlyWorkload, w -> w != null && admitted(w));
     }
@@ -258,13 +237,6 @@ class JobIntegrationSettingsHttpTest {
     }
 
     private HttpResponse<String> send(String method, String path, String yaml) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (yaml == null) {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        } else {
-            request.header("Content-Type", "application/yaml").method(method, HttpRequest.BodyPublishers.ofString(yaml));
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return harness.client().send(method, path, yaml == null ? null : "application/yaml", yaml);
     }
 }

@@ -6,32 +6,27 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.FileObjectStore;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
+import dev.berth.manager.testing.NeedsKubectl;
 import java.io.File;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The diagnosis endpoints over real HTTP on loopback: explain (both versions, and through the real
  * kubectl's get --raw), pending workloads of a ClusterQueue and a LocalQueue, the borrowing ledger,
  * the clusters view, and their 404/400 answers. Explaining changes nothing that is stored.
  */
+@NeedsKubectl
 class VisibilityEndToEndTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WORKLOADS = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads";
@@ -58,24 +53,12 @@ class VisibilityEndToEndTest {
                   restartPolicy: Never
             """;
 
-    @TempDir
-    Path data;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore();
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        assertThat(manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"))).isGreaterThan(5);
-    }
-
-    @AfterEach
-    void stop() {
-        manager.close();
-        vertx.close().await();
+        assertThat(harness.manager().loadManifests(Path.of("src", "test", "resources", "e2e-queues"))).isGreaterThan(5);
     }
 
     @Test
@@ -192,7 +175,7 @@ class VisibilityEndToEndTest {
             System.err.println("!!! " + message);
             return Optional.empty();
         }
-        Path kubeconfig = data.resolve("kubeconfig");
+        Path kubeconfig = harness.dataDir().resolve("kubeconfig");
         Files.writeString(kubeconfig, """
                 apiVersion: v1
                 kind: Config
@@ -205,7 +188,7 @@ class VisibilityEndToEndTest {
                   context:
                     cluster: berth
                 current-context: berth
-                """.formatted(manager.port()));
+                """.formatted(harness.port()));
         Process process = new ProcessBuilder(kubectl.get().toString(), "--kubeconfig", kubeconfig.toString(), "get", "--raw", path)
                 .redirectErrorStream(false).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -222,7 +205,7 @@ class VisibilityEndToEndTest {
             return Optional.empty();
         }
         ProcessBuilder builder = new ProcessBuilder(Path.of("..", "bin", "berth").toString(), "explain", workload,
-                "--server", "http://127.0.0.1:" + manager.port()).redirectErrorStream(true);
+                "--server", "http://127.0.0.1:" + harness.port()).redirectErrorStream(true);
         builder.environment().put("KUBECTL", kubectl.get().toString());
         Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -245,10 +228,6 @@ class VisibilityEndToEndTest {
     }
 
     private HttpResponse<String> send(String method, String path, String yaml) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (yaml == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("content-type", "application/yaml").method(method, HttpRequest.BodyPublishers.ofString(yaml));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return harness.client().send(method, path, yaml == null ? null : "application/yaml", yaml);
     }
 }

@@ -49,7 +49,30 @@ public final class KueueObjects {
         return new JobBuilder(namespace, name);
     }
 
-    private static ObjectNode object(String apiVersion, String kind, String name) {
+    public static KubeObject namespace(String name) {
+        return ready(object("v1", "Namespace", name), "/api/v1/namespaces");
+    }
+
+    public static KubeObject workloadPriorityClass(String name, int value) {
+        return ready(object(KUEUE_API, "WorkloadPriorityClass", name).put("value", value), ManagerClient.KUEUE + "/workloadpriorityclasses");
+    }
+
+    /** An object built elsewhere, created in collectionPath. */
+    static KubeObject ready(ObjectNode object, String collectionPath) {
+        return new KubeObject() {
+            @Override
+            public ObjectNode json() {
+                return object.deepCopy();
+            }
+
+            @Override
+            public String collectionPath() {
+                return collectionPath;
+            }
+        };
+    }
+
+    static ObjectNode object(String apiVersion, String kind, String name) {
         ObjectNode object = JSON.createObjectNode().put("apiVersion", apiVersion).put("kind", kind);
         object.putObject("metadata").put("name", name);
         return object;
@@ -134,8 +157,9 @@ public final class KueueObjects {
             return this;
         }
 
+        /** An entry of spec.admissionChecksStrategy.admissionChecks (for every flavor). */
         public ClusterQueueBuilder admissionCheck(String checkName) {
-            admissionChecks.add(checkName);
+            admissionChecks.addObject().put("name", checkName);
             return this;
         }
 
@@ -153,7 +177,7 @@ public final class KueueObjects {
             spec.putObject("namespaceSelector");
             if (queueingStrategy != null) spec.put("queueingStrategy", queueingStrategy);
             if (preemption != null) spec.set("preemption", preemption.deepCopy());
-            if (!admissionChecks.isEmpty()) spec.set("admissionChecks", admissionChecks.deepCopy());
+            if (!admissionChecks.isEmpty()) spec.putObject("admissionChecksStrategy").set("admissionChecks", admissionChecks.deepCopy());
             if (quotas.isEmpty()) return object;
             ObjectNode group = spec.putArray("resourceGroups").addObject();
             resources.forEach(group.putArray("coveredResources")::add);
@@ -211,6 +235,7 @@ public final class KueueObjects {
         private String image = "registry.k8s.io/e2e-test-images/agnhost:2.53";
         private final Map<String, String> requests = new LinkedHashMap<>();
         private final Map<String, String> labels = new LinkedHashMap<>();
+        private final Map<String, String> annotations = new LinkedHashMap<>();
 
         JobBuilder(String namespace, String name) {
             this.namespace = namespace;
@@ -249,6 +274,11 @@ public final class KueueObjects {
             return this;
         }
 
+        public JobBuilder annotation(String key, String value) {
+            annotations.put(key, value);
+            return this;
+        }
+
         @Override
         public ObjectNode json() {
             ObjectNode object = object("batch/v1", "Job", name);
@@ -256,6 +286,7 @@ public final class KueueObjects {
             ObjectNode labelNode = metadata.putObject("labels");
             if (queue != null) labelNode.put(QUEUE_NAME_LABEL, queue);
             labels.forEach(labelNode::put);
+            if (!annotations.isEmpty()) annotations.forEach(metadata.putObject("annotations")::put);
             ObjectNode spec = object.putObject("spec").put("parallelism", parallelism).put("completions", parallelism).put("suspend", true);
             ObjectNode podSpec = spec.putObject("template").putObject("spec").put("restartPolicy", "Never");
             ObjectNode container = podSpec.putArray("containers").addObject().put("name", "main").put("image", image);

@@ -13,6 +13,7 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -59,7 +60,7 @@ public class ManagerClient {
     /** An HTTPS client (HTTP/1.1) trusting only the given PEM certificate. */
     public static ManagerClient trusting(String baseUrl, String certificatePem) {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).sslContext(sslTrusting(certificatePem)).build();
+                .connectTimeout(Duration.ofSeconds(10)).sslContext(sslContextTrusting(certificatePem)).build();
         return new ManagerClient(http, baseUrl, Duration.ofSeconds(30), null);
     }
 
@@ -83,6 +84,24 @@ public class ManagerClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
+        }
+    }
+
+    /**
+     * A request with headers of the caller's choosing (Accept, Content-Type of a protobuf body) and any body; the
+     * answer whatever its status code; throws only when the manager is unreachable.
+     */
+    public HttpResponse<String> exchange(String method, String path, Map<String, String> headers, HttpRequest.BodyPublisher body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout).method(method, body);
+        if (bearerTokenOrNull != null) request.header("Authorization", "Bearer " + bearerTokenOrNull);
+        headers.forEach(request::header);
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(method + " " + baseUrl + path + ": the manager is unreachable", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(method + " " + baseUrl + path + ": interrupted", e);
         }
     }
 
@@ -145,6 +164,12 @@ public class ManagerClient {
         return found == null ? null : found.path("status").asText();
     }
 
+    /** The reason of condition {@code type}, or null when the object has none. */
+    public static String reason(JsonNode object, String type) {
+        JsonNode found = findCondition(object, type);
+        return found == null ? null : found.path("reason").asText();
+    }
+
     /** The whole condition {@code type} of an object's status, or null. */
     public static JsonNode findCondition(JsonNode object, String type) {
         if (object == null) return null;
@@ -165,7 +190,8 @@ public class ManagerClient {
         }
     }
 
-    private static SSLContext sslTrusting(String pem) {
+    /** A TLS context that trusts only the given PEM certificate (the manager's self-signed one). */
+    public static SSLContext sslContextTrusting(String pem) {
         try {
             KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
             trust.load(null, null);

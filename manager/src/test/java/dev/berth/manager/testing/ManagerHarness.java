@@ -4,6 +4,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchOptions;
+import dev.berth.manager.server.JobIntegrationSettings;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectStore;
@@ -31,8 +32,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * static final ManagerHarness harness = ManagerHarness.withE2eQueues();
  * ... harness.client().create(KueueObjects.localQueue("team-a", "lq").clusterQueue("team-a-cq"));
  * </pre>
- * Options: a file store in the data directory ({@link #fileStore()}, which {@link #restart()} reopens),
- * TLS with the quickstart's bearer tokens ({@link #secured()}), scheduler and dispatch options.
+ * Options: a file store in the data directory ({@link #fileStore()}, which {@link #restart()} reopens;
+ * an in-memory or {@link #store given} store outlives a restart too), TLS with the quickstart's bearer tokens ({@link #secured()}), scheduler and dispatch options.
  * Everything it started is closed after the class (or test), and the data directory removed.
  */
 public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
@@ -43,15 +44,20 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     private Clock clock = Clock.systemUTC();
     private SchedulerOptions schedulerOptions = SchedulerOptions.DEFAULTS;
     private DispatchOptions dispatchOptions = DispatchOptions.DEFAULTS;
+    private JobIntegrationSettings jobIntegration = JobIntegrationSettings.DEFAULTS;
     private boolean fileStore;
     private boolean secured;
+    private ObjectStore givenStore;
 
     private boolean startedForTheClass;
     private Path dataDir;
     private Vertx vertx;
     private ObjectStore store;
     private BerthManager manager;
+    /** 0 until the first start; a restart binds the same port, so clients and kubeconfigs stay valid. */
+    private int port;
     private QuickstartCredentials credentials;
+    private ManagerClient client;
 
     private ManagerHarness() {}
 
@@ -83,6 +89,12 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
         return this;
     }
 
+    /** The manager runs over this store (kept over restarts, closed with the harness): a test's fault-injecting wrapper. */
+    public ManagerHarness store(ObjectStore value) {
+        this.givenStore = value;
+        return this;
+    }
+
     public ManagerHarness clock(Clock value) {
         this.clock = value;
         return this;
@@ -95,6 +107,12 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
 
     public ManagerHarness dispatchOptions(DispatchOptions value) {
         this.dispatchOptions = value;
+        return this;
+    }
+
+    /** Kueue's Configuration settings for jobs (resources, manageJobsWithoutQueueName). */
+    public ManagerHarness jobIntegration(JobIntegrationSettings value) {
+        this.jobIntegration = value;
         return this;
     }
 
@@ -124,31 +142,57 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
         dataDir = Files.createTempDirectory("berth-harness");
         vertx = Vertx.vertx();
         if (secured) credentials = QuickstartCredentials.prepare(dataDir.resolve("security"), clock);
+        if (!fileStore) store = givenStore != null ? givenStore : new MemoryObjectStore(clock);
         startManager();
         for (Path directory : manifestDirectories) manager.loadManifests(directory);
     }
 
-    /** Closes the manager and starts a new one over the same file store, as after a process restart. */
+    /**
+     * Closes the manager (unless {@link #stopManager() stopped}) and starts a new one over the same objects, as after
+     * a process restart (a new fencing epoch, the same port); a file store is reopened, an in-memory store kept.
+     */
     public void restart() {
-        if (!fileStore) throw new IllegalStateException("restart() keeps the objects only with fileStore()");
-        manager.close();
+        stopManager();
         startManager();
     }
 
+    /** {@link #restart()} with other dispatch options from now on. */
+    public void restart(DispatchOptions options) {
+        this.dispatchOptions = options;
+        restart();
+    }
+
+    /** {@link #restart()} with other job settings from now on. */
+    public void restart(JobIntegrationSettings settings) {
+        this.jobIntegration = settings;
+        restart();
+    }
+
+    /** Closes the manager only, as a dead process: its store stays for {@link #store()} and a {@link #restart()}. */
+    public void stopManager() {
+        if (manager != null) manager.close();
+        manager = null;
+    }
+
     private void startManager() {
-        store = fileStore ? FileObjectStore.open(dataDir.resolve("store"), clock) : new MemoryObjectStore();
-        BerthManager started = new BerthManager(store, clock, schedulerOptions, dispatchOptions);
+        if (fileStore) store = FileObjectStore.open(dataDir.resolve("store"), clock);
+        BerthManager started = new BerthManager(store, clock, schedulerOptions, dispatchOptions, jobIntegration);
+        if (!fileStore) started.leavingStoreOpen();
         if (secured) started.secure(credentials.options());
-        started.start(vertx, "127.0.0.1", 0).await();
+        started.start(vertx, "127.0.0.1", port).await();
         manager = started;
+        port = started.port();
     }
 
     /** Closes the manager, its store and Vert.x, and removes the data directory. Safe to call twice. */
     public void close() {
-        if (manager != null) manager.close();
+        stopManager();
+        if (store != null && !fileStore) store.close();
+        store = null;
         if (vertx != null) vertx.close().await();
-        manager = null;
         vertx = null;
+        port = 0;
+        client = null;
         if (dataDir != null) deleteRecursively(dataDir);
         dataDir = null;
     }
@@ -179,10 +223,13 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
         return running(dataDir);
     }
 
-    /** A client of the API; with {@link #secured()} it trusts the manager's certificate and sends the admin token. */
+    /** The client of the API (one for the harness: a restart keeps the port); with {@link #secured()} it trusts the manager's certificate and sends the admin token. */
     public ManagerClient client() {
-        if (!secured) return new ManagerClient(baseUrl());
-        return ManagerClient.trusting(baseUrl(), credentials.certificatePem()).withToken(adminToken());
+        if (client == null) {
+            client = secured ? ManagerClient.trusting(baseUrl(), credentials.certificatePem()).withToken(adminToken())
+                    : new ManagerClient(baseUrl());
+        }
+        return client;
     }
 
     /** The quickstart credentials of a {@link #secured()} manager. */
