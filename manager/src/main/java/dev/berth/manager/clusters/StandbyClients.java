@@ -66,22 +66,22 @@ public final class StandbyClients implements AutoCloseable {
 
     /**
      * One standby round: closes clients no longer wanted (or every one, while leading), builds the missing
-     * ones and reads each cluster that is due. Blocking; call it on a thread of its own, never a Vert.x one.
+     * ones and reads each cluster that is due; while taking office, leaves every client as it is for adoption. Blocking; call it on a thread of its own, never a Vert.x one.
      *
      * @param wanted every stored MultiKueueCluster whose kubeconfig resolved, by name
      */
-    public void refresh(boolean leading, Map<String, KubeconfigSource> wanted) {
+    public void refresh(WarmStandbyPlan.Role role, Map<String, KubeconfigSource> wanted) {
         if (this == NONE) return;
         WarmStandbyPlan.Round<KubeconfigSource> round;
         Map<String, Warm> due = new LinkedHashMap<>();
         synchronized (this) {
             Map<String, WarmStandbyPlan.Held<KubeconfigSource>> view = new HashMap<>();
             held.forEach((name, warm) -> view.put(name, new WarmStandbyPlan.Held<>(warm.source, warm.lastProbe)));
-            round = WarmStandbyPlan.round(leading, wanted, view, clock.instant(), probeEvery);
+            round = WarmStandbyPlan.round(role, wanted, view, clock.instant(), probeEvery);
             for (String name : round.close()) {
                 Warm gone = held.remove(name);
                 if (gone != null) gone.client.close();
-                log.atInfo().addKeyValue("cluster", name).addKeyValue("leading", leading).log("warm standby client closed");
+                log.atInfo().addKeyValue("cluster", name).addKeyValue("role", role).log("warm standby client closed");
             }
             for (String name : round.probe()) due.put(name, held.get(name));
         }

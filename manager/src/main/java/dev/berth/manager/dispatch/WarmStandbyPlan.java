@@ -14,7 +14,8 @@ import java.util.Objects;
  * writes) each cluster once per probe interval, so that a failover finds the client built, its connection
  * open and its read path warm: the new leader adopts the client and polls at once. A client whose
  * kubeconfig changed, or whose cluster is no longer stored, is closed (and built again from the new
- * kubeconfig). While the replica leads it holds none: its manager owns the clients it adopted.
+ * kubeconfig). While the replica takes office it keeps them as they are, for its new manager to adopt;
+ * while it leads it holds none: its manager owns the clients it adopted.
  *
  * <p>Pure: kubeconfig sources are compared with {@code equals}, and time comes in as {@code now}.
  *
@@ -22,6 +23,14 @@ import java.util.Objects;
  */
 public final class WarmStandbyPlan {
     private WarmStandbyPlan() {}
+
+    /** Where the replica stands in the election. */
+    public enum Role {
+        FOLLOWING,
+        /** Won the election, building its manager: the held clients wait to be adopted, untouched. */
+        TAKING_OFFICE,
+        LEADING
+    }
 
     /** A client the standby holds: what it was built from, and when it last read its cluster (null: never). */
     public record Held<S>(S source, Instant lastProbe) {}
@@ -37,13 +46,15 @@ public final class WarmStandbyPlan {
     }
 
     /**
-     * @param leading    whether the replica leads now: then every held client is closed and nothing is built
+     * @param role       FOLLOWING builds and probes; TAKING_OFFICE changes nothing; LEADING closes every held client
      * @param wanted     every stored cluster whose kubeconfig resolved, by name
      * @param held       the clients the standby holds, by cluster name
      * @param probeEvery how often a held client reads its cluster
      */
-    public static <S> Round<S> round(boolean leading, Map<String, S> wanted, Map<String, Held<S>> held, Instant now,
+    public static <S> Round<S> round(Role role, Map<String, S> wanted, Map<String, Held<S>> held, Instant now,
                                      Duration probeEvery) {
+        if (role == Role.TAKING_OFFICE) return new Round<>(List.of(), Map.of(), List.of());
+        boolean leading = role == Role.LEADING;
         List<String> close = new ArrayList<>();
         Map<String, S> build = new LinkedHashMap<>();
         List<String> probe = new ArrayList<>();

@@ -71,9 +71,10 @@ final class Leadership implements AutoCloseable {
         return term;
     }
 
-    /** Whether this replica leads or is taking office now. */
-    boolean leadingOrTakingOffice() {
-        return takingOffice || term != null;
+    /** Where this replica stands now, for its warm standby. */
+    dev.berth.manager.dispatch.WarmStandbyPlan.Role role() {
+        if (term != null) return dev.berth.manager.dispatch.WarmStandbyPlan.Role.LEADING;
+        return takingOffice ? dev.berth.manager.dispatch.WarmStandbyPlan.Role.TAKING_OFFICE : dev.berth.manager.dispatch.WarmStandbyPlan.Role.FOLLOWING;
     }
 
     LeaderDirectory directory() {

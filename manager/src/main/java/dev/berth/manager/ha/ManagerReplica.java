@@ -9,7 +9,6 @@ import dev.berth.manager.security.RbacPolicySource;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.security.edge.SecureServer;
-import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.FollowerApi;
 import dev.berth.manager.store.ObjectStore;
@@ -67,7 +66,7 @@ public final class ManagerReplica implements AutoCloseable {
 
     private ManagerReplica(ReplicaOptions options, ObjectStore store, HazelcastInstance hazelcast, Vertx vertx,
                            Supplier<BerthManager> managers, SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull,
-                           StandbyClients standbyClients) {
+                           StandbyWork standby) {
         this.tls = securityOrNull != null && securityOrNull.tls().isPresent();
         this.options = options;
         this.store = store;
@@ -92,8 +91,8 @@ public final class ManagerReplica implements AutoCloseable {
         }
         String[] url = new String[1];
         this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy)
-                .adoptingWarmClients(standbyClients), this::eligible, options.replicaId(), () -> url[0], options.leadershipCheckInterval());
-        this.warmStandby = new WarmStandby(store, standbyClients, leadership::leadingOrTakingOffice, options.replicaId());
+                .adoptingWarmClients(standby.clients()), this::eligible, options.replicaId(), () -> url[0], options.leadershipCheckInterval());
+        this.warmStandby = new WarmStandby(store, standby, leadership::role, options.replicaId());
         this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
                         new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
                                 .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
@@ -159,15 +158,16 @@ public final class ManagerReplica implements AutoCloseable {
      */
     public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
                                        SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull) {
-        return start(options, store, managers, securityOrNull, replicaTrustOrNull, StandbyClients.NONE);
+        return start(options, store, managers, securityOrNull, replicaTrustOrNull, StandbyWork.NONE);
     }
 
     /**
-     * As above, keeping worker-cluster clients warm while following ({@link StandbyClients}, built with the
-     * managers' resilience options and origin), which a new leader's manager adopts instead of building its own.
+     * As above, ready to lead while following ({@link StandbyWork}): worker-cluster clients kept warm (built with the
+     * managers' resilience options and origin), which a new leader's manager adopts instead of building its own, and
+     * a read-only rehearsal of the state recovery.
      */
     public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
-                                       SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull, StandbyClients standby) {
+                                       SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull, StandbyWork standby) {
         if (securityOrNull != null && replicaTrustOrNull == null) {
             throw new IllegalArgumentException("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and"
                     + " --replica-key-file (followers forward callers' identities to the leader over mutual TLS, never their tokens)");

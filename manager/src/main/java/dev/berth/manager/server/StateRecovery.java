@@ -37,6 +37,13 @@ final class StateRecovery {
      * reading every workload a second time while a new leader takes office.
      */
     static List<StoredObject> recover(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
+        List<StoredObject> listed = rebuild(store, controller, resources);
+        log.atInfo().addKeyValue("workloads", listed.size()).addKeyValue("revision", store.revision()).log("state recovered from the store");
+        return listed;
+    }
+
+    /** As {@link #recover}, without its log line (a follower's {@link TakeoverRehearsal}). */
+    static List<StoredObject> rebuild(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
         for (StoredObject o : store.list(Resources.RESOURCE_FLAVORS.resource(), null)) controller.applyResourceFlavor(ResourceFlavorDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.COHORTS.resource(), null)) controller.applyCohort(CohortDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.CLUSTER_QUEUES.resource(), null)) controller.applyClusterQueue(ClusterQueueDecoder.decode(o.object()));
@@ -47,7 +54,6 @@ final class StateRecovery {
         for (StoredObject o : store.list(Resources.ADMISSION_CHECKS.resource(), null)) {
             controller.applyAdmissionCheck(AdmissionCheckDecoder.decode(o.object()).name(), true);
         }
-        int workloads = 0;
         List<StoredObject> listed = store.list(Resources.WORKLOADS.resource(), null);
         for (StoredObject o : listed) {
             ObjectNode workload = o.object();
@@ -59,11 +65,8 @@ final class StateRecovery {
                 // Stored before validation refused such objects (a total that overflows, say): left out of scheduling.
                 log.atWarn().addKeyValue("workload", o.key().namespace() + "/" + o.key().name())
                         .addKeyValue("reason", unreadable.getMessage()).log("stored workload cannot be scheduled; left out");
-                continue;
             }
-            workloads++;
         }
-        log.atInfo().addKeyValue("workloads", workloads).addKeyValue("revision", store.revision()).log("state recovered from the store");
         return listed;
     }
 }

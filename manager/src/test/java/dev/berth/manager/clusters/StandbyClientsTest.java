@@ -3,6 +3,7 @@ package dev.berth.manager.clusters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -68,11 +69,11 @@ class StandbyClientsTest {
 
     @Test
     void aFollowerHoldsAConnectedClientAndOnlyReadsItsCluster() throws Exception {
-        standby.refresh(false, Map.of("east", source));
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
 
         assertThat(standby.holdsConnected("east")).as("built, and its first read answered").isTrue();
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            standby.refresh(false, Map.of("east", source));
+            standby.refresh(Role.FOLLOWING, Map.of("east", source));
             return api.getRequestCount() >= 4; // two probes of a Lease read and a listing each
         });
         assertThat(methods()).isNotEmpty().containsOnly("GET");
@@ -80,10 +81,10 @@ class StandbyClientsTest {
 
     @Test
     void whileLeadingTheStandbyHoldsNoClient() {
-        standby.refresh(false, Map.of("east", source));
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
         assertThat(standby.held()).isEqualTo(1);
 
-        standby.refresh(true, Map.of("east", source));
+        standby.refresh(Role.LEADING, Map.of("east", source));
 
         assertThat(standby.held()).isZero();
         assertThat(standby.holdsConnected("east")).isFalse();
@@ -91,8 +92,10 @@ class StandbyClientsTest {
 
     @Test
     void aNewLeaderAdoptsTheWarmClientAndPollsAtOnce() {
-        standby.refresh(false, Map.of("east", source));
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
         assertThat(standby.holdsConnected("east")).isTrue();
+        standby.refresh(Role.TAKING_OFFICE, Map.of());
+        assertThat(standby.held()).as("kept while the new manager is being built").isEqualTo(1);
 
         leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
                 dev.berth.manager.dispatch.HealthOptions.DEFAULTS, standby);
@@ -104,7 +107,7 @@ class StandbyClientsTest {
 
     @Test
     void aClientBuiltWithOtherResilienceOptionsIsNotAdoptedTheLeaderBuildsItsOwn() {
-        standby.refresh(false, Map.of("east", source));
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
         ResilienceOptions other = new ResilienceOptions(Duration.ofMillis(1500), 2, Duration.ofMillis(200), 50f, 10, Duration.ofSeconds(3), 8);
 
         leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), other,

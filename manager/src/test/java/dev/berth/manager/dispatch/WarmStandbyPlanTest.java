@@ -3,6 +3,7 @@ package dev.berth.manager.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.dispatch.WarmStandbyPlan.Held;
+import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
 import dev.berth.manager.dispatch.WarmStandbyPlan.Round;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,13 +16,13 @@ class WarmStandbyPlanTest {
     private static final Instant NOW = Instant.parse("2026-12-02T03:00:00Z");
     private static final Duration EVERY = Duration.ofSeconds(2);
 
-    private static Round<String> round(boolean leading, Map<String, String> wanted, Map<String, Held<String>> held) {
-        return WarmStandbyPlan.round(leading, wanted, held, NOW, EVERY);
+    private static Round<String> round(Role role, Map<String, String> wanted, Map<String, Held<String>> held) {
+        return WarmStandbyPlan.round(role, wanted, held, NOW, EVERY);
     }
 
     @Test
     void aFollowerBuildsAClientForEveryStoredClusterItHasNone() {
-        Round<String> round = round(false, Map.of("east", "k1", "west", "k2"), Map.of());
+        Round<String> round = round(Role.FOLLOWING, Map.of("east", "k1", "west", "k2"), Map.of());
         assertThat(round.build()).isEqualTo(Map.of("east", "k1", "west", "k2"));
         assertThat(round.close()).isEmpty();
         assertThat(round.probe()).isEmpty();
@@ -33,7 +34,7 @@ class WarmStandbyPlanTest {
                 "due", new Held<>("k1", NOW.minus(EVERY)),
                 "fresh", new Held<>("k2", NOW.minusMillis(500)),
                 "neverRead", new Held<>("k3", null));
-        Round<String> round = round(false, Map.of("due", "k1", "fresh", "k2", "neverRead", "k3"), held);
+        Round<String> round = round(Role.FOLLOWING, Map.of("due", "k1", "fresh", "k2", "neverRead", "k3"), held);
         assertThat(round.probe()).containsExactlyInAnyOrder("due", "neverRead");
         assertThat(round.build()).isEmpty();
         assertThat(round.close()).isEmpty();
@@ -41,7 +42,7 @@ class WarmStandbyPlanTest {
 
     @Test
     void aChangedKubeconfigClosesTheClientAndBuildsItAgain() {
-        Round<String> round = round(false, Map.of("east", "rotated"), Map.of("east", new Held<>("old", NOW)));
+        Round<String> round = round(Role.FOLLOWING, Map.of("east", "rotated"), Map.of("east", new Held<>("old", NOW)));
         assertThat(round.close()).containsExactly("east");
         assertThat(round.build()).isEqualTo(Map.of("east", "rotated"));
         assertThat(round.probe()).isEmpty();
@@ -49,24 +50,31 @@ class WarmStandbyPlanTest {
 
     @Test
     void aClusterNoLongerStoredHasItsClientClosed() {
-        Round<String> round = round(false, Map.of(), Map.of("gone", new Held<>("k1", NOW)));
+        Round<String> round = round(Role.FOLLOWING, Map.of(), Map.of("gone", new Held<>("k1", NOW)));
         assertThat(round.close()).containsExactly("gone");
         assertThat(round.build()).isEmpty();
     }
 
     @Test
     void aLeaderHoldsNoStandbyClientAndBuildsNone() {
-        Round<String> round = round(true, Map.of("east", "k1", "west", "k2"), Map.of("east", new Held<>("k1", NOW.minus(EVERY))));
+        Round<String> round = round(Role.LEADING, Map.of("east", "k1", "west", "k2"), Map.of("east", new Held<>("k1", NOW.minus(EVERY))));
         assertThat(round.close()).containsExactly("east");
         assertThat(round.build()).isEmpty();
         assertThat(round.probe()).isEmpty();
     }
 
     @Test
+    void whileTakingOfficeEveryClientIsKeptAsItIsForTheNewManagerToAdopt() {
+        Map<String, Held<String>> held = Map.of("east", new Held<>("k1", NOW.minus(EVERY)), "gone", new Held<>("k2", NOW));
+        Round<String> round = round(Role.TAKING_OFFICE, Map.of("east", "k1", "west", "k3"), held);
+        assertThat(round.idle()).as("nothing closed, built or probed").isTrue();
+    }
+
+    @Test
     void nothingToDoIsIdle() {
-        assertThat(round(false, Map.of("east", "k1"), Map.of("east", new Held<>("k1", NOW))).idle()).isTrue();
-        assertThat(round(true, Map.of(), Map.of()).idle()).isTrue();
-        assertThat(round(false, Map.of("east", "k1"), Map.of()).idle()).isFalse();
-        assertThat(List.of(round(false, Map.of("east", "k1"), Map.of()).build().keySet())).hasSize(1);
+        assertThat(round(Role.FOLLOWING, Map.of("east", "k1"), Map.of("east", new Held<>("k1", NOW))).idle()).isTrue();
+        assertThat(round(Role.LEADING, Map.of(), Map.of()).idle()).isTrue();
+        assertThat(round(Role.FOLLOWING, Map.of("east", "k1"), Map.of()).idle()).isFalse();
+        assertThat(List.of(round(Role.FOLLOWING, Map.of("east", "k1"), Map.of()).build().keySet())).hasSize(1);
     }
 }
