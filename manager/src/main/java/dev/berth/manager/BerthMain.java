@@ -143,8 +143,7 @@ public final class BerthMain {
                 return leading;
             }, security.orElse(null), settings.replicaTrust(), new StandbyWork(new StandbyClients(managerSettings.dispatch().resilience(),
                     managerSettings.dispatch().managerId(), Clock.systemUTC(), StandbyClients.DEFAULT_PROBE_EVERY),
-                    () -> TakeoverRehearsal.rehearse(store, Clock.systemUTC(), managerSettings.scheduler(), managerSettings.jobIntegration(),
-                            scratch -> managerSettings.newManager(scratch, Clock.systemUTC()))));
+                    () -> TakeoverRehearsal.rehearse(store, Clock.systemUTC(), managerSettings.scheduler(), managerSettings.jobIntegration())));
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));

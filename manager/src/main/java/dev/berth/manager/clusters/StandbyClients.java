@@ -46,6 +46,8 @@ public final class StandbyClients implements AutoCloseable {
         final ClusterClient client;
         volatile Instant lastProbe;
         volatile boolean reachable;
+        /** The flavor catalogue the cluster held at the last read; null when unknown. */
+        volatile String catalogue;
 
         Warm(KubeconfigSource source, ClusterClient client) {
             this.source = source;
@@ -104,16 +106,19 @@ public final class StandbyClients implements AutoCloseable {
         }
     }
 
-    /** Reads only: the agent's Lease and the RemoteWorkloads listing, as a leader's poll does. */
+    /** Reads only: the agent's Lease, the RemoteWorkloads listing (as a leader's poll does) and the flavor catalogue. */
     private void probe(String name, Warm warm) {
         boolean wasReachable = warm.reachable;
         try {
             var client = warm.client.client();
             client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get();
             client.resources(RemoteWorkload.class).inAnyNamespace().withLabel(Labels.ORIGIN, origin).list();
+            var catalogue = client.configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.FLAVOR_CATALOGUE).get();
+            warm.catalogue = catalogue == null || catalogue.getData() == null ? null : catalogue.getData().get(BerthCrds.FLAVOR_CATALOGUE_KEY);
             warm.reachable = true;
         } catch (RuntimeException unreachable) {
             warm.reachable = false;
+            warm.catalogue = null;
             if (wasReachable) log.atInfo().addKeyValue("cluster", name).log("warm standby read failed: " + unreachable.getMessage());
         } finally {
             warm.lastProbe = clock.instant();
@@ -125,7 +130,7 @@ public final class StandbyClients implements AutoCloseable {
      * the manager's resilience options; it leaves the standby (which builds none while the replica leads).
      * Empty otherwise, and a mismatched client is closed.
      */
-    synchronized Optional<ClusterClient> take(String name, KubeconfigSource source, ResilienceOptions wantedResilience) {
+    synchronized Optional<Adopted> take(String name, KubeconfigSource source, ResilienceOptions wantedResilience) {
         if (this == NONE) return Optional.empty();
         Warm warm = held.remove(name);
         if (warm == null) return Optional.empty();
@@ -134,8 +139,14 @@ public final class StandbyClients implements AutoCloseable {
             log.atInfo().addKeyValue("cluster", name).log("warm standby client not adopted: built from another kubeconfig or options");
             return Optional.empty();
         }
-        return Optional.of(warm.client);
+        return Optional.of(new Adopted(warm.client, warm.catalogue));
     }
+
+    /**
+     * A client handed to a new leader, with the flavor catalogue its cluster held at the standby's last read (null:
+     * unknown). Equal to the leader's own catalogue, the leader's first poll need not write it again before it lists.
+     */
+    record Adopted(ClusterClient client, String catalogueSeen) {}
 
     /** Whether a client for this cluster is held and its last read succeeded (tests, the replica's description). */
     public synchronized boolean holdsConnected(String name) {

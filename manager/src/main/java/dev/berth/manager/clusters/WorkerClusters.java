@@ -102,9 +102,12 @@ public final class WorkerClusters implements AutoCloseable {
             failed(cluster, source.error());
             return;
         }
-        Optional<ClusterClient> warm = standby.take(name, source, resilience);
+        Optional<StandbyClients.Adopted> warm = standby.take(name, source, resilience);
         if (warm.isPresent()) {
-            clientReady(cluster, warm.get(), "adopted from the warm standby");
+            // the catalogue read by the standby is what a leader wrote from this same store: unchanged, the first
+            // poll lists at once instead of rewriting it first (a stale one is still rewritten)
+            cluster.catalogueCurrent = flavorCatalogue.equals(warm.get().catalogueSeen());
+            clientReady(cluster, warm.get().client(), "adopted from the warm standby");
             return;
         }
         // Built off any Vert.x context: each client has a Vert.x instance of its own (see ClusterClient),

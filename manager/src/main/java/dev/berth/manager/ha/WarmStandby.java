@@ -23,14 +23,15 @@ import org.slf4j.LoggerFactory;
 final class WarmStandby implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WarmStandby.class);
 
-    /** How often a follower rehearses taking office: once at start, then seldom (it only keeps code compiled). */
+    /** How often a follower rehearses taking office (it only keeps code compiled), the first time once it has settled. */
     static final Duration REHEARSE_EVERY = Duration.ofSeconds(60);
+    /** Not in the busy first seconds of a replica (JVM start, Hazelcast join, a first election): CPU then is scarce. */
+    static final Duration FIRST_REHEARSAL_AFTER = Duration.ofSeconds(10);
 
     private final ObjectStore store;
     private final StandbyClients clients;
     private final Runnable rehearsal;
-    private long rehearsedAt;
-    private boolean rehearsed;
+    private long rehearsedAt = System.nanoTime() - REHEARSE_EVERY.toNanos() + FIRST_REHEARSAL_AFTER.toNanos();
     private final Supplier<Role> role;
     private final String replicaId;
     private final ScheduledExecutorService thread;
@@ -61,7 +62,7 @@ final class WarmStandby implements AutoCloseable {
             Role now = role.get();
             Map<String, KubeconfigSource> wanted = now == Role.FOLLOWING ? StoredClusterSources.resolvable(store) : Map.of();
             clients.refresh(now, wanted);
-            if (now == Role.FOLLOWING && (!rehearsed || System.nanoTime() - rehearsedAt > REHEARSE_EVERY.toNanos())) rehearse();
+            if (now == Role.FOLLOWING && System.nanoTime() - rehearsedAt > REHEARSE_EVERY.toNanos()) rehearse();
         } catch (RuntimeException e) {
             log.atInfo().addKeyValue("replica", replicaId).log("warm standby round failed; trying again: " + e.getMessage());
         }
@@ -70,7 +71,6 @@ final class WarmStandby implements AutoCloseable {
     private void rehearse() {
         long started = System.nanoTime();
         rehearsal.run();
-        rehearsed = true;
         rehearsedAt = System.nanoTime();
         log.atInfo().addKeyValue("replica", replicaId).addKeyValue("tookMillis", (rehearsedAt - started) / 1_000_000)
                 .log("takeover rehearsed on this follower (read-only recovery into a throwaway controller)");

@@ -6,23 +6,20 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.core.StatusSink;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectStore;
 import java.time.Clock;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A follower rehearses taking office without touching anything a leader owns, so that a new leader's own
- * takeover is not the first run of that code in this JVM (drill 5: 1.7-3.3 s between the epoch raise and the
- * state recovery alone, building the manager's parts cold on a loaded node). Two parts:
- * <ol>
- *   <li>a scratch manager over a private in-memory store: built (its epoch raised in that store only), never
- *       started (no API port, no worker cluster, no timer), closed;</li>
- *   <li>a read-only recovery of the shared store into a throwaway admission controller ({@link StateRecovery})
- *       and one scheduling pass over it, whose status sink discards every result: nothing is written.</li>
- * </ol>
+ * A follower rehearses the read-only part of taking office, so that a new leader's own recovery is not the
+ * first run of that code in this JVM: it recovers the shared store into a throwaway admission controller
+ * ({@link StateRecovery}) and runs one scheduling pass over it, whose status sink discards every result.
+ * Nothing is written, no epoch raised, no worker cluster touched.
+ *
+ * <p>A scratch manager built on the follower as well (over a private in-memory store, to warm the rest of the
+ * manager's construction) was tried and dropped: at start on a saturated node it took 4.5-6.2 s of CPU, during
+ * which both replicas missed Hazelcast heartbeats and split (drill 5, 2026-12-02).
  */
 public final class TakeoverRehearsal {
     private static final Logger log = LoggerFactory.getLogger(TakeoverRehearsal.class);
@@ -48,20 +45,7 @@ public final class TakeoverRehearsal {
 
     private TakeoverRehearsal() {}
 
-    /**
-     * One rehearsal over the shared store as it is now; returns how many workloads it recovered.
-     *
-     * @param scratchManagers builds a manager over a given store, as a new leader's would be built (never started here)
-     */
-    public static int rehearse(ObjectStore store, Clock clock, SchedulerOptions options, JobIntegrationSettings jobIntegration,
-                               Function<ObjectStore, BerthManager> scratchManagers) {
-        try (BerthManager scratch = scratchManagers.apply(new MemoryObjectStore(clock))) {
-            scratch.fencingEpoch();
-        }
-        return rehearse(store, clock, options, jobIntegration);
-    }
-
-    /** The read-only recovery alone (part 2). */
+    /** One read-only rehearsal over the shared store as it is now; returns how many workloads it recovered. */
     public static int rehearse(ObjectStore store, Clock clock, SchedulerOptions options, JobIntegrationSettings jobIntegration) {
         long started = System.nanoTime();
         AdmissionController controller = new AdmissionController(clock, options, DISCARD);

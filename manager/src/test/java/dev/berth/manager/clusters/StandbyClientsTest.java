@@ -118,6 +118,46 @@ class StandbyClientsTest {
         assertThat(standby.held()).isZero();
     }
 
+    @Test
+    void aNewLeaderWhoseClusterHoldsItsCatalogueListsWithoutRewritingIt() throws Exception {
+        catalogueOnTheCluster("[]"); // what a leader without flavors writes
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
+        methods(); // the standby's reads
+
+        adoptAndConnect();
+
+        assertThat(methods()).as("the leader's first poll only read").isNotEmpty().containsOnly("GET");
+    }
+
+    @Test
+    void aStaleCatalogueOnTheClusterIsRewrittenByTheNewLeader() throws Exception {
+        catalogueOnTheCluster("[{\"name\":\"gone\"}]");
+        standby.refresh(Role.FOLLOWING, Map.of("east", source));
+        methods();
+
+        adoptAndConnect();
+
+        assertThat(methods()).as("the catalogue was written").anyMatch(method -> !method.equals("GET"));
+    }
+
+    private void adoptAndConnect() {
+        leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
+                dev.berth.manager.dispatch.HealthOptions.DEFAULTS, standby);
+        stateThread.execute(() -> leaderClusters.connect("east", source));
+        await().atMost(Duration.ofSeconds(10)).until(() -> connections.contains("east=true"));
+        assertThat(standby.held()).isZero();
+    }
+
+    private void catalogueOnTheCluster(String flavorsJson) {
+        try (var client = api.createClient()) {
+            client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                    .withName(dev.berth.protocol.crd.BerthCrds.SYSTEM_NAMESPACE).endMetadata().build()).create();
+            client.configMaps().inNamespace(dev.berth.protocol.crd.BerthCrds.SYSTEM_NAMESPACE).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                    .withNewMetadata().withName(dev.berth.protocol.crd.BerthCrds.FLAVOR_CATALOGUE).endMetadata()
+                    .withData(Map.of(dev.berth.protocol.crd.BerthCrds.FLAVOR_CATALOGUE_KEY, flavorsJson)).build()).create();
+        }
+    }
+
     private List<String> methods() throws InterruptedException {
         List<String> methods = new ArrayList<>();
         for (RecordedRequest request; (request = api.takeRequest(100, TimeUnit.MILLISECONDS)) != null; ) methods.add(request.getMethod());
