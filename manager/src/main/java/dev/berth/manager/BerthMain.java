@@ -7,7 +7,10 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityFlags;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchConfig;
+import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.ha.ManagerReplica;
+import dev.berth.manager.ha.StandbyWork;
+import dev.berth.manager.server.TakeoverRehearsal;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -138,7 +141,9 @@ public final class BerthMain {
                 BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
-            }, security.orElse(null), settings.replicaTrust());
+            }, security.orElse(null), settings.replicaTrust(), new StandbyWork(new StandbyClients(managerSettings.dispatch().resilience(),
+                    managerSettings.dispatch().managerId(), Clock.systemUTC(), StandbyClients.DEFAULT_PROBE_EVERY),
+                    () -> TakeoverRehearsal.rehearse(store, Clock.systemUTC(), managerSettings.scheduler(), managerSettings.jobIntegration())));
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));

@@ -58,6 +58,8 @@ public final class WorkerClusters implements AutoCloseable {
     private final Clock clock;
     private final ResilienceOptions resilience;
     private final ClusterHealthPolicy healthPolicy;
+    /** Clients this replica kept warm while it followed; taken, not shared. */
+    private final StandbyClients standby;
     private final Map<String, WorkerCluster> clusters = new LinkedHashMap<>();
     private final OperatorMarks marks = new OperatorMarks();
     private volatile List<ClusterHealthSnapshot> snapshots = List.of();
@@ -70,6 +72,13 @@ public final class WorkerClusters implements AutoCloseable {
 
     public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin, Clock clock,
                           ResilienceOptions resilience, HealthOptions health) {
+        this(vertx, stateThread, events, origin, clock, resilience, health, StandbyClients.NONE);
+    }
+
+    /** As above, adopting the clients a follower kept warm ({@link StandbyClients}) instead of building them. */
+    public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin, Clock clock,
+                          ResilienceOptions resilience, HealthOptions health, StandbyClients standby) {
+        this.standby = standby;
         this.vertx = vertx;
         this.stateThread = stateThread;
         this.events = events;
@@ -93,6 +102,14 @@ public final class WorkerClusters implements AutoCloseable {
             failed(cluster, source.error());
             return;
         }
+        Optional<StandbyClients.Adopted> warm = standby.take(name, source, resilience);
+        if (warm.isPresent()) {
+            // the catalogue read by the standby is what a leader wrote from this same store: unchanged, the first
+            // poll lists at once instead of rewriting it first (a stale one is still rewritten)
+            cluster.catalogueCurrent = flavorCatalogue.equals(warm.get().catalogueSeen());
+            clientReady(cluster, warm.get().client(), "adopted from the warm standby");
+            return;
+        }
         // Built off any Vert.x context: each client has a Vert.x instance of its own (see ClusterClient),
         // and creating one on a Vert.x thread is what Vert.x warns about ("already on a Vert.x context").
         Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
@@ -110,10 +127,19 @@ public final class WorkerClusters implements AutoCloseable {
                 failed(cluster, describe(result.cause()));
                 return;
             }
-            cluster.calls = new ClusterCalls(name, result.result(), resilience, clock);
-            log.atInfo().addKeyValue("cluster", name).log("worker cluster client built from " + source);
-            poll(cluster);
+            clientReady(cluster, result.result(), "built from " + source);
         }));
+    }
+
+    private void clientReady(WorkerCluster cluster, ClusterClient client, String how) {
+        cluster.calls = new ClusterCalls(cluster.name, client, resilience, clock);
+        log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("sinceConnectMillis", millisSince(cluster.connectedAt))
+                .log("worker cluster client " + how);
+        poll(cluster);
+    }
+
+    private long millisSince(Instant since) {
+        return java.time.Duration.between(since, clock.instant()).toMillis();
     }
 
     public void disconnect(String name) {
@@ -270,7 +296,8 @@ public final class WorkerClusters implements AutoCloseable {
         if (cluster.connected) return;
         cluster.connected = true;
         cluster.lastError = null;
-        log.atInfo().addKeyValue("cluster", cluster.name).log("worker cluster connected");
+        log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("sinceConnectMillis", millisSince(cluster.connectedAt))
+                .log("worker cluster connected");
         events.connectionChanged(cluster.name, true, "Connected");
     }
 
@@ -302,6 +329,11 @@ public final class WorkerClusters implements AutoCloseable {
     }
 
     private ClusterClient client(KubeconfigSource source) throws Exception {
+        return build(source, resilience);
+    }
+
+    /** A client for a cluster from its kubeconfig, with fabric8's own retries off and its time limits past resilience4j's. */
+    static ClusterClient build(KubeconfigSource source, ResilienceOptions resilience) throws Exception {
         Config config;
         if (source.path() != null) {
             File file = new File(source.path());

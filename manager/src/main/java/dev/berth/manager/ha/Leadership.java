@@ -45,6 +45,8 @@ final class Leadership implements AutoCloseable {
     private final Thread thread;
     private volatile Term term;
     private volatile boolean closed;
+    /** True from winning the lock until the term starts or fails: a warm standby builds nothing meanwhile. */
+    private volatile boolean takingOffice;
 
     Leadership(Vertx vertx, ObjectStore store, Supplier<BerthManager> managers, BooleanSupplier eligible,
                String replicaId, Supplier<String> advertisedUrl, Duration checkInterval) {
@@ -67,6 +69,12 @@ final class Leadership implements AutoCloseable {
     /** The current term, or null when this replica follows. */
     Term term() {
         return term;
+    }
+
+    /** Where this replica stands now, for its warm standby. */
+    dev.berth.manager.dispatch.WarmStandbyPlan.Role role() {
+        if (term != null) return dev.berth.manager.dispatch.WarmStandbyPlan.Role.LEADING;
+        return takingOffice ? dev.berth.manager.dispatch.WarmStandbyPlan.Role.TAKING_OFFICE : dev.berth.manager.dispatch.WarmStandbyPlan.Role.FOLLOWING;
     }
 
     LeaderDirectory directory() {
@@ -109,6 +117,7 @@ final class Leadership implements AutoCloseable {
     private synchronized void takeOffice(Lock lock) {
         long started = System.nanoTime();
         BerthManager manager = null;
+        takingOffice = true;
         try {
             manager = managers.get().leavingStoreOpen();
             manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -126,6 +135,8 @@ final class Leadership implements AutoCloseable {
             if (manager != null) manager.close();
             lock.release();
             pause(checkInterval);
+        } finally {
+            takingOffice = false;
         }
     }
 

@@ -56,12 +56,17 @@ public final class ManagerReplica implements AutoCloseable {
     private final boolean tls;
     private final JoinGate joinGate;
     private final MemberAllowList allowList;
+    /** Keeps read-only worker-cluster clients warm while this replica follows; a new leader adopts them. */
+    private final WarmStandby warmStandby;
+    /** How often the warm standby looks at the stored clusters (each client reads its cluster less often). */
+    static final Duration WARM_STANDBY_ROUND = Duration.ofSeconds(1);
 
     /** How often a follower rereads the RBAC objects the leader wrote. */
     static final Duration RBAC_REFRESH = Duration.ofSeconds(1);
 
     private ManagerReplica(ReplicaOptions options, ObjectStore store, HazelcastInstance hazelcast, Vertx vertx,
-                           Supplier<BerthManager> managers, SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull) {
+                           Supplier<BerthManager> managers, SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull,
+                           StandbyWork standby) {
         this.tls = securityOrNull != null && securityOrNull.tls().isPresent();
         this.options = options;
         this.store = store;
@@ -85,8 +90,9 @@ public final class ManagerReplica implements AutoCloseable {
             serverOptions = SecureServer.serverOptions(securityOrNull);
         }
         String[] url = new String[1];
-        this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy), this::eligible,
-                options.replicaId(), () -> url[0], options.leadershipCheckInterval());
+        this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy)
+                .adoptingWarmClients(standby.clients()), this::eligible, options.replicaId(), () -> url[0], options.leadershipCheckInterval());
+        this.warmStandby = new WarmStandby(store, standby, leadership::role, options.replicaId());
         this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
                         new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
                                 .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
@@ -120,6 +126,7 @@ public final class ManagerReplica implements AutoCloseable {
             }
         });
         dev.berth.manager.clusters.ClientWarmUp.start();
+        warmStandby.start(WARM_STANDBY_ROUND);
         leadership.start();
     }
 
@@ -151,6 +158,16 @@ public final class ManagerReplica implements AutoCloseable {
      */
     public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
                                        SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull) {
+        return start(options, store, managers, securityOrNull, replicaTrustOrNull, StandbyWork.NONE);
+    }
+
+    /**
+     * As above, ready to lead while following ({@link StandbyWork}): worker-cluster clients kept warm (built with the
+     * managers' resilience options and origin), which a new leader's manager adopts instead of building its own, and
+     * a read-only rehearsal of the state recovery.
+     */
+    public static ManagerReplica start(ReplicaOptions options, ObjectStore store, Supplier<BerthManager> managers,
+                                       SecurityOptions securityOrNull, ReplicaTrust replicaTrustOrNull, StandbyWork standby) {
         if (securityOrNull != null && replicaTrustOrNull == null) {
             throw new IllegalArgumentException("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and"
                     + " --replica-key-file (followers forward callers' identities to the leader over mutual TLS, never their tokens)");
@@ -161,7 +178,7 @@ public final class ManagerReplica implements AutoCloseable {
             vertxOptions.getEventBusOptions().setHost(options.clusterHost()).setPort(options.eventBusPort());
             Vertx vertx = Vertx.builder().with(vertxOptions).withClusterManager(new HazelcastClusterManager(hazelcast))
                     .buildClustered().await();
-            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers, securityOrNull, replicaTrustOrNull);
+            ManagerReplica replica = new ManagerReplica(options, store, hazelcast, vertx, managers, securityOrNull, replicaTrustOrNull, standby);
             log.atInfo().setMessage("manager replica serving")
                     .addKeyValue("replica", options.replicaId())
                     .addKeyValue("url", replica.url())
@@ -273,6 +290,7 @@ public final class ManagerReplica implements AutoCloseable {
 
     @Override
     public void close() {
+        warmStandby.close();
         leadership.close();
         server.close().await();
         if (replicaServer != null) replicaServer.close().await();

@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.NamespaceLifecycle;
@@ -93,6 +94,7 @@ public final class BerthManager implements AutoCloseable {
     private SecurityOptions security;
     private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
     private volatile DashboardEventSource dashboardEvents;
+    private StandbyClients warmClients = StandbyClients.NONE;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -105,7 +107,9 @@ public final class BerthManager implements AutoCloseable {
     /** With Kueue's resources and manageJobsWithoutQueueName settings ({@link JobIntegrationSettings}). */
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions,
                         JobIntegrationSettings jobIntegration) {
+        long began = System.nanoTime();
         long epoch = ManagerEpoch.next(store);
+        long epochRaised = System.nanoTime();
         ChangeFeedStore feed = new ChangeFeedStore(store.fenced(ManagerEpoch.fence(epoch)));
         this.store = feed;
         this.clock = clock;
@@ -134,15 +138,24 @@ public final class BerthManager implements AutoCloseable {
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         onStateThread(() -> {
             NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());
-            StateRecovery.recover(store, state.controller, jobIntegration.resources());
+            long recovering = System.nanoTime();
+            var storedWorkloads = StateRecovery.recover(store, state.controller, jobIntegration.resources());
+            long recovered = System.nanoTime();
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
             state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);
             state.dispatcher.listener = metrics.dispatchListener();
             state.dispatcher.failover.events = new StoredClusterActionEvents(state, events);
-            state.dispatcher.recover();
+            state.dispatcher.recover(storedWorkloads);
             NamespaceBootstrap.finishTerminations(feed, service);
+            long dispatcherRecovered = System.nanoTime();
             state.controller.schedule();
+            log.atInfo().addKeyValue("epoch", epoch).addKeyValue("epochMillis", (epochRaised - began) / 1_000_000)
+                    .addKeyValue("untilRecoveryMillis", (recovering - epochRaised) / 1_000_000)
+                    .addKeyValue("stateRecoveryMillis", (recovered - recovering) / 1_000_000)
+                    .addKeyValue("dispatcherRecoveryMillis", (dispatcherRecovered - recovered) / 1_000_000)
+                    .addKeyValue("firstPassMillis", (System.nanoTime() - dispatcherRecovered) / 1_000_000)
+                    .log("manager state rebuilt from the store");
             return null;
         });
     }
@@ -157,7 +170,7 @@ public final class BerthManager implements AutoCloseable {
         }));
         onStateThread(() -> {
             workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId(), clock,
-                    dispatchOptions.resilience(), dispatchOptions.failover().health());
+                    dispatchOptions.resilience(), dispatchOptions.failover().health(), warmClients);
             state.dispatcher.clusters = workerClusters;
             state.multiKueue.attach(workerClusters);
             return null;
@@ -191,6 +204,12 @@ public final class BerthManager implements AutoCloseable {
                 .withRoutes(dashboard::register)
                 .withRoutes(new AccessReviewRoutes(state.rbac, apiSecurity, clock)::mount)
                 .start(vertx, host, port, serverOptions).onSuccess(s -> this.server = s);
+    }
+
+    /** Before {@link #start}: adopt the worker-cluster clients this replica kept warm while it followed, instead of building them. */
+    public BerthManager adoptingWarmClients(StandbyClients standby) {
+        this.warmClients = standby;
+        return this;
     }
 
     /** Takes callers' identities from this front proxy too (a leading replica's listener, on loopback); before start. */

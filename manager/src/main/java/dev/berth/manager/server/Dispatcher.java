@@ -117,8 +117,8 @@ final class Dispatcher implements ClusterEvents {
      * clusters are connected, so one that a previous leader reserved quota for but never dispatched
      * is dispatched now.
      */
-    void recover() {
-        queue.addAll(stored.recover(attempts, failover.fences));
+    void recover(List<dev.berth.manager.store.StoredObject> storedWorkloads) {
+        queue.addAll(stored.recover(storedWorkloads, attempts, failover.fences));
     }
 
     /** A fence on the workload's old attempt changed or was lifted: place it again. */

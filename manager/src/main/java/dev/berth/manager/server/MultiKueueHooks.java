@@ -9,8 +9,6 @@ import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Annotations;
 import dev.berth.protocol.KueueApi;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
@@ -62,22 +60,7 @@ final class MultiKueueHooks {
     }
 
     private KubeconfigSource source(MultiKueueDecoder.ClusterInfo cluster) {
-        if (!cluster.fromSecret()) return KubeconfigSource.ofPath(cluster.location());
-        Optional<ObjectNode> secret = state.find(Resources.SECRETS.resource(), KueueApi.CONFIG_NAMESPACE, cluster.location());
-        if (secret.isEmpty()) {
-            return KubeconfigSource.unresolved("Secret " + KueueApi.CONFIG_NAMESPACE + "/" + cluster.location() + " not found");
-        }
-        String encoded = secret.get().path("data").path(KueueApi.KUBECONFIG_KEY).asText("");
-        if (!encoded.isEmpty()) {
-            try {
-                return KubeconfigSource.ofContent(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException notBase64) {
-                return KubeconfigSource.unresolved("Secret " + cluster.location() + ": data.kubeconfig is not base64");
-            }
-        }
-        String plain = secret.get().path("stringData").path(KueueApi.KUBECONFIG_KEY).asText("");
-        if (!plain.isEmpty()) return KubeconfigSource.ofContent(plain);
-        return KubeconfigSource.unresolved("Secret " + cluster.location() + " has no key " + KueueApi.KUBECONFIG_KEY);
+        return StoredClusterSources.of(cluster, name -> state.find(Resources.SECRETS.resource(), KueueApi.CONFIG_NAMESPACE, name));
     }
 
     ObjectHooks clusterHooks() {

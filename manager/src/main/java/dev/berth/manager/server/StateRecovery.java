@@ -14,6 +14,7 @@ import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,12 +27,23 @@ final class StateRecovery {
 
     private StateRecovery() {}
 
-    static int recover(ObjectStore store, AdmissionController controller) {
+    static List<StoredObject> recover(ObjectStore store, AdmissionController controller) {
         return recover(store, controller, dev.berth.manager.objects.WorkloadResourcePolicy.NONE);
     }
 
-    /** As {@link #recover(ObjectStore, AdmissionController)}, pending workloads' requests counted as {@code resources} says. */
-    static int recover(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
+    /**
+     * As {@link #recover(ObjectStore, AdmissionController)}, pending workloads' requests counted as {@code resources} says.
+     * Returns the stored workloads it listed, so the dispatcher recovers its attempts from the same listing instead of
+     * reading every workload a second time while a new leader takes office.
+     */
+    static List<StoredObject> recover(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
+        List<StoredObject> listed = rebuild(store, controller, resources);
+        log.atInfo().addKeyValue("workloads", listed.size()).addKeyValue("revision", store.revision()).log("state recovered from the store");
+        return listed;
+    }
+
+    /** As {@link #recover}, without its log line (a follower's {@link TakeoverRehearsal}). */
+    static List<StoredObject> rebuild(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
         for (StoredObject o : store.list(Resources.RESOURCE_FLAVORS.resource(), null)) controller.applyResourceFlavor(ResourceFlavorDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.COHORTS.resource(), null)) controller.applyCohort(CohortDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.CLUSTER_QUEUES.resource(), null)) controller.applyClusterQueue(ClusterQueueDecoder.decode(o.object()));
@@ -42,8 +54,8 @@ final class StateRecovery {
         for (StoredObject o : store.list(Resources.ADMISSION_CHECKS.resource(), null)) {
             controller.applyAdmissionCheck(AdmissionCheckDecoder.decode(o.object()).name(), true);
         }
-        int workloads = 0;
-        for (StoredObject o : store.list(Resources.WORKLOADS.resource(), null)) {
+        List<StoredObject> listed = store.list(Resources.WORKLOADS.resource(), null);
+        for (StoredObject o : listed) {
             ObjectNode workload = o.object();
             WorkloadStatus status = workload.path("status").isObject()
                     ? StatusJson.parseWorkloadStatus((ObjectNode) workload.get("status")) : WorkloadStatus.EMPTY;
@@ -53,11 +65,8 @@ final class StateRecovery {
                 // Stored before validation refused such objects (a total that overflows, say): left out of scheduling.
                 log.atWarn().addKeyValue("workload", o.key().namespace() + "/" + o.key().name())
                         .addKeyValue("reason", unreadable.getMessage()).log("stored workload cannot be scheduled; left out");
-                continue;
             }
-            workloads++;
         }
-        log.atInfo().addKeyValue("workloads", workloads).addKeyValue("revision", store.revision()).log("state recovered from the store");
-        return workloads;
+        return listed;
     }
 }

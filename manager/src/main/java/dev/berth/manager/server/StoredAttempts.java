@@ -38,12 +38,20 @@ final class StoredAttempts {
 
     /**
      * Puts every stored workload's current attempt into {@code attempts} and its holds into {@code fences};
-     * returns every stored workload, each to be looked at once the clusters are connected.
+     * returns every stored workload, each to be looked at once the clusters are connected. From a listing already read (the one {@link StateRecovery} rebuilt the controller from). A finished
+     * workload is left out: it holds no quota and is never placed again, so it gets no attempt to renew or delete;
+     * a copy of it still listed on a cluster is deleted there as stale ({@link AttemptListings}), as before.
      */
-    List<WorkloadKey> recover(Map<WorkloadKey, DispatchAttempt> attempts, OldAttemptFences fences) {
+    List<WorkloadKey> recover(List<StoredObject> workloads, Map<WorkloadKey, DispatchAttempt> attempts, OldAttemptFences fences) {
         List<WorkloadKey> all = new ArrayList<>();
-        for (StoredObject stored : state.store.list(Resources.WORKLOADS.resource(), null)) {
+        int finished = 0;
+        for (StoredObject stored : workloads) {
             WorkloadKey key = WorkloadKey.of(stored.key().namespace(), stored.key().name());
+            WorkloadStatus recovered = state.controller.statusOf(key);
+            if (recovered != null && recovered.isTrue(Conditions.FINISHED)) {
+                finished++;
+                continue;
+            }
             all.add(key);
             DispatchHolds.read(stored.object()).forEach(fence -> fences.restore(key, fence));
             DispatchStatus dispatch = DispatchStatusJson.dispatchOf(stored.object().path("status"));
@@ -58,6 +66,8 @@ final class StoredAttempts {
             attempt.knownSince = clock.instant();
             attempts.put(key, attempt);
         }
+        log.atInfo().addKeyValue("workloads", all.size()).addKeyValue("attempts", attempts.size()).addKeyValue("finishedLeftOut", finished)
+                .log("dispatch state recovered from the stored workloads");
         return all;
     }
 
