@@ -8,29 +8,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.vertx.core.Vertx;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A new leader takes office over a store whose workloads finished under the previous one: it recovers no
@@ -45,26 +34,17 @@ class FinishedWorkloadTakeoverTest {
     private static final DispatchOptions OPTIONS =
             new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    @TempDir
-    Path dir;
     private Vertx vertx;
     private BerthManager manager;
     private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
-    private KubernetesMockServer server;
-    private KubernetesClient agent;
+    private MockWorkerCluster cluster;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws Exception {
         vertx = Vertx.vertx();
         manager = startManager();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-        server.init(InetAddress.getByName("127.0.0.1"), 0);
-        agent = server.createClient();
-        try (var crd = DeadLeadersDispatchTest.class.getResourceAsStream("/META-INF/fabric8/remoteworkloads.berth.dev-v1.yml")) {
-            agent.apiextensions().v1().customResourceDefinitions().load(crd).create();
-        }
-        PlayedAgent.heartbeat(agent, "roomy", 8);
+        cluster = MockWorkerCluster.start("roomy").heartbeat(8);
         apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
         apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
         apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
@@ -78,7 +58,7 @@ class FinishedWorkloadTakeoverTest {
                 + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":64}]}]}]}}");
         apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
         apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + kubeconfig() + "\"}}}}");
+                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
         await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
     }
 
@@ -86,8 +66,7 @@ class FinishedWorkloadTakeoverTest {
     void stop() {
         manager.close();
         store.close();
-        agent.close();
-        server.destroy();
+        cluster.close();
         vertx.close().await();
     }
 
@@ -95,7 +74,7 @@ class FinishedWorkloadTakeoverTest {
     void aFinishedWorkloadKeepsItsDispatchRecordAcrossATakeover() throws Exception {
         submitJob();
         RemoteWorkload remote = await().atMost(WAIT).until(this::attempt, r -> r != null);
-        PlayedAgent.report(agent, remote, "Succeeded", Map.of("succeeded", 1));
+        cluster.reportSucceeded(remote, 1);
         await().atMost(WAIT).until(() -> "True".equals(condition(workload(), "Finished")));
         await().atMost(WAIT).until(() -> attempt() == null); // the manager deleted the finished copy
         String attemptId = workload().path("status").path("dispatch").path("attemptId").asText();
@@ -116,8 +95,7 @@ class FinishedWorkloadTakeoverTest {
     }
 
     private RemoteWorkload attempt() {
-        List<RemoteWorkload> items = agent.resources(RemoteWorkload.class).inNamespace("team-a").list().getItems();
-        return items.isEmpty() ? null : items.get(0);
+        return cluster.attempt();
     }
 
     // ---- the user ---------------------------------------------------------------------------
@@ -133,14 +111,6 @@ class FinishedWorkloadTakeoverTest {
     private JsonNode workload() throws Exception {
         JsonNode list = get(KUEUE + "/namespaces/team-a/workloads");
         return list.path("items").size() == 0 ? null : list.path("items").get(0);
-    }
-
-    private Path kubeconfig() throws Exception {
-        Path file = dir.resolve("roomy.kubeconfig");
-        Files.writeString(file, "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: "
-                + server.url("/").replaceAll("/$", "") + "\nusers:\n- name: u\n  user:\n    token: t\ncontexts:\n- name: c\n"
-                + "  context:\n    cluster: c\n    user: u\ncurrent-context: c\n");
-        return file;
     }
 
     private void apply(String prefix, String plural, String namespace, String body) throws Exception {
