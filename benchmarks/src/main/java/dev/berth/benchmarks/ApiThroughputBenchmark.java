@@ -93,7 +93,7 @@ public final class ApiThroughputBenchmark {
             String prefix = "r" + round + "-";
             bareResults.add(bare.run("bare", creates, i -> BenchJobJson.bare(prefix + i, "team-a", runtime)));
             berthResults.add(berth.run("berth", creates, i -> BenchJobJson.queued(prefix + i, "team-a", "team-a-queue", runtime)));
-            System.out.printf(Locale.ROOT, "round %d: bare %.0f/s, Berth %.0f/s (%.2fx); load %s%n", round + 1,
+            System.out.printf(Locale.ROOT, "round %d: bare %.1f/s, Berth %.1f/s (%.2fx); load %s%n", round + 1,
                     bareResults.get(round).perSecond(), berthResults.get(round).perSecond(),
                     berthResults.get(round).perSecond() / bareResults.get(round).perSecond(), CpuSampler.loadAverage());
         }
@@ -107,14 +107,14 @@ public final class ApiThroughputBenchmark {
             CreateLoad.Result b = bareResults.get(round);
             CreateLoad.Result m = berthResults.get(round);
             ratios[round] = m.perSecond() / b.perSecond();
-            System.out.printf(Locale.ROOT, "| %d | %.0f/s | %.1f ms | %.1f ms | %.0f/s | %.1f ms | %.1f ms | %.2fx | %s / %s |%n", round + 1,
+            System.out.printf(Locale.ROOT, "| %d | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | %s / %s |%n", round + 1,
                     b.perSecond(), b.latency().percentile(50), b.latency().percentile(99),
                     m.perSecond(), m.latency().percentile(50), m.latency().percentile(99), ratios[round], b.failures(), m.failures());
         }
         double bareMedian = median(bareResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
         double berthMedian = median(berthResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
         double ratioMedian = median(ratios);
-        System.out.printf(Locale.ROOT, "| median | %.0f/s | %.1f ms | %.1f ms | %.0f/s | %.1f ms | %.1f ms | %.2fx | |%n",
+        System.out.printf(Locale.ROOT, "| median | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | |%n",
                 bareMedian, median(bareResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
                 median(bareResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()),
                 berthMedian, median(berthResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
