@@ -39,6 +39,7 @@ public final class ApiServer {
 
     private final ObjectService service;
     private final ExecutorService stateExecutor;
+    private final GroupedStateWork grouped;
     private final long bodyLimitBytes;
     private final List<Consumer<Router>> extraRoutes = new ArrayList<>();
     private final WatchHub watches;
@@ -57,6 +58,7 @@ public final class ApiServer {
         this.service = service;
         this.security = security;
         this.stateExecutor = stateExecutor;
+        this.grouped = new GroupedStateWork(stateExecutor, service.store());
         this.bodyLimitBytes = bodyLimitBytes;
         this.watches = watchesOrNull;
         this.clock = clock;
@@ -125,10 +127,11 @@ public final class ApiServer {
         }
         RequestGuard.WriteCheck writes = security.writeCheck(ctx);
         AtomicBoolean dryRunInBody = new AtomicBoolean();
-        CompletableFuture<ApiReply> work = CompletableFuture.supplyAsync(() -> {
+        // answered on the state thread in a group of requests; the reply waits until the group's writes are durable
+        CompletableFuture<ApiReply> work = grouped.submit(() -> {
             dryRunInBody.set(DeleteOptions.dryRunInBody(request));
             return answer(request, writes);
-        }, stateExecutor);
+        });
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
                 .onSuccess(reply -> {
                     if (dryRunInBody.get()) security.markDryRun(ctx);

@@ -90,6 +90,11 @@ public final class ObjectService {
         return store.revision();
     }
 
+    /** The store written through (API groups sync it once per group: {@link GroupedStateWork}). */
+    ObjectStore store() {
+        return store;
+    }
+
     public Outcome create(ResourcePath collection, ObjectNode body) {
         ResourceType type = collection.type();
         try {

@@ -116,7 +116,7 @@ public final class BerthManager implements AutoCloseable {
         this.dispatchOptions = dispatchOptions;
         this.metrics = new BerthMetrics(options.metrics(), options.fairSharing());
         this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
-        feed.listen(watches);
+        feed.listenOnceDurable(watches); // watchers hear of a grouped write once it is durable
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
         this.state = new ManagerState(feed, jobIntegration);
         this.state.stateThread = (task, delayMillis) -> {

@@ -94,9 +94,13 @@ final class ManagerState {
         }
     }
 
-    /** One slice of the current pass, or the whole pass where nothing would run the rest. */
+    /** One slice of the current pass, or the whole pass where nothing would run the rest; its writes durable when it returns. */
     void scheduleSlice() {
-        if (stateThread == null) controller.schedule(); else controller.scheduleSlice();
+        // the slice's status writes and events share one journal sync (group commit), done before the dispatcher acts on them
+        store.inOneSync(() -> {
+            if (stateThread == null) controller.schedule(); else controller.scheduleSlice();
+            return null;
+        });
     }
 
     Optional<ObjectNode> find(String resource, String namespace, String name) {

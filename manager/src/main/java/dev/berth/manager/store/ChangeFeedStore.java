@@ -9,11 +9,17 @@ import java.util.function.Consumer;
 /**
  * A store that tells listeners of every successful write, after it is durable: the seam watches are
  * fed from. Status writes by the controller pass through it like API writes do. Listeners run on
- * the writing thread (the state thread) and must only hand the change on, never block.
+ * the writing thread (the state thread) and must only hand the change on, never block. Listeners
+ * that tell the outside world ({@link #listenOnceDurable}: watches) hear of a write made inside
+ * {@link #inOneSync} only once the group is durable, in order.
  */
 public final class ChangeFeedStore implements ObjectStore {
     private final ObjectStore store;
     private final List<Consumer<StoreChange>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<StoreChange>> durableListeners = new CopyOnWriteArrayList<>();
+    /** Changes of the open group not yet told to {@link #durableListeners}; null outside a group. Guarded by this. */
+    private List<StoreChange> heldForSync;
+    private int groupDepth;
 
     public ChangeFeedStore(ObjectStore store) {
         this.store = store;
@@ -21,6 +27,32 @@ public final class ChangeFeedStore implements ObjectStore {
 
     public void listen(Consumer<StoreChange> listener) {
         listeners.add(listener);
+    }
+
+    /** A listener that may tell others outside the manager: it hears of a grouped write only once the group is durable. */
+    public void listenOnceDurable(Consumer<StoreChange> listener) {
+        durableListeners.add(listener);
+    }
+
+    @Override
+    public <T> T inOneSync(java.util.function.Supplier<T> work) {
+        List<StoreChange> held;
+        synchronized (this) {
+            if (groupDepth++ == 0) heldForSync = new java.util.ArrayList<>();
+        }
+        try {
+            return store.inOneSync(work);
+        } finally {
+            synchronized (this) {
+                held = --groupDepth == 0 ? heldForSync : List.of();
+                if (groupDepth == 0) heldForSync = null;
+            }
+            // told even when the group's sync failed: the store then refuses every further write and the
+            // manager restarts, and watchers relist from what the restarted manager serves
+            for (StoreChange change : held) {
+                for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
+            }
+        }
     }
 
     @Override
@@ -51,7 +83,7 @@ public final class ChangeFeedStore implements ObjectStore {
     @Override
     public StoredObject delete(ObjectKey key) {
         StoredObject deleted = store.delete(key);
-        if (listeners.isEmpty()) return deleted;
+        if (listeners.isEmpty() && durableListeners.isEmpty()) return deleted;
         long revision = store.revision();
         ObjectNode object = deleted.object();
         object.with("metadata").put("resourceVersion", Long.toString(revision));
@@ -72,6 +104,14 @@ public final class ChangeFeedStore implements ObjectStore {
     private StoredObject published(StoreChange.Type type, StoredObject object) {
         StoreChange change = new StoreChange(type, object);
         for (Consumer<StoreChange> listener : listeners) listener.accept(change);
+        if (durableListeners.isEmpty()) return object;
+        synchronized (this) {
+            if (heldForSync != null) {
+                heldForSync.add(change);
+                return object;
+            }
+        }
+        for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
         return object;
     }
 }

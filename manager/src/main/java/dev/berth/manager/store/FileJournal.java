@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The journal of a {@link FileObjectStore}: appends each write and forces it to disk before the
- * write is acknowledged (Secrets' values encrypted first when encryption at rest is configured; a
+ * write is acknowledged, or, inside a group ({@link ObjectStore#inOneSync}), once for every write of the
+ * group before the group ends (group commit: the group's writes are acknowledged only after that). The
+ * journal is one sequential file, so one force covers every append before it (Secrets' values
+ * encrypted first when encryption at rest is configured; a
  * compaction rewrites every Secret with the current write key). Past compactAfterBytes it first writes a snapshot of the table (temp
  * file, force, atomic rename) and starts an empty journal.
  */
@@ -25,6 +28,10 @@ final class FileJournal implements WriteLog {
     private final long compactAfterBytes;
     private final StorageTransformer transformer;
     private boolean broken;
+    /** Open groups (nested {@link #beginGroup()}s) and whether an append in them still waits for its force. */
+    private int groupDepth;
+    private boolean unforcedInGroup;
+    private long forces;
 
     FileJournal(Path directory, FileChannel channel, long compactAfterBytes, StorageTransformer transformer) {
         this.directory = directory;
@@ -53,13 +60,43 @@ final class FileJournal implements WriteLog {
             long end = channel.size();
             try {
                 writeFully(JournalFormat.encode(record, transformer), end);
-                if (!FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) channel.force(true);
+                if (FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) {
+                    // synced with the next forced write
+                } else if (groupDepth > 0) {
+                    unforcedInGroup = true;
+                } else {
+                    force();
+                }
             } catch (IOException e) {
                 undoPartialAppend(end);
                 throw e;
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write journal in " + directory, e);
+        }
+    }
+
+    @Override
+    public void beginGroup() {
+        groupDepth++;
+    }
+
+    /**
+     * The outermost end forces the journal once for the whole group. A failed force leaves writes in
+     * memory that may not be on disk, so the journal refuses every later write: a restart recovers what is.
+     */
+    @Override
+    public void endGroup() {
+        if (groupDepth == 0) throw new IllegalStateException("endGroup without beginGroup");
+        if (--groupDepth > 0 || !unforcedInGroup) return;
+        unforcedInGroup = false;
+        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        try {
+            force();
+        } catch (IOException e) {
+            broken = true;
+            log.atError().setMessage("journal group sync failed; refusing further writes").addKeyValue("directory", directory).setCause(e).log();
+            throw new UncheckedIOException("cannot sync journal in " + directory, e);
         }
     }
 
@@ -87,6 +124,16 @@ final class FileJournal implements WriteLog {
                 .addKeyValue("revision", table.revision())
                 .addKeyValue("millis", (System.nanoTime() - started) / 1_000_000)
                 .log();
+    }
+
+    private void force() throws IOException {
+        channel.force(true);
+        forces++;
+    }
+
+    /** How many times an append or a group's end forced the journal (compactions not counted). */
+    long forces() {
+        return forces;
     }
 
     long size() throws IOException {

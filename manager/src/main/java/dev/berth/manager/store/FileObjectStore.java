@@ -104,6 +104,13 @@ public final class FileObjectStore extends TableBackedStore {
         }
     }
 
+    /** How many times writes forced the journal to disk since opening; a group ({@link #inOneSync}) forces once. */
+    public long journalForces() {
+        synchronized (table) {
+            return journal.forces();
+        }
+    }
+
     @Override
     public void close() {
         super.close();

@@ -46,6 +46,18 @@ public interface ObjectStore extends AutoCloseable {
         return this;
     }
 
+    /**
+     * Runs {@code work}, whose writes may be made durable together (one journal sync for all of them,
+     * group commit) instead of one by one; returns, or throws, only once every write made in it is
+     * durable. Nothing made in it may be acknowledged to anyone outside before this returns. If the
+     * final sync fails it throws {@link java.io.UncheckedIOException} and the store refuses further
+     * writes (the manager restarts from what is on disk). Stores whose every write is already durable
+     * when it returns (memory, PostgreSQL) simply run the work.
+     */
+    default <T> T inOneSync(java.util.function.Supplier<T> work) {
+        return work.get();
+    }
+
     /** The resourceVersion of the latest write; monotonic. */
     long revision();
 

@@ -87,6 +87,25 @@ final class ObjectTable implements ObjectStore {
         return existing;
     }
 
+    /**
+     * Runs the work holding the table's lock, so no other thread reads or writes until the group's
+     * writes are durable; the log syncs them once at the end (group commit).
+     */
+    @Override
+    public synchronized <T> T inOneSync(java.util.function.Supplier<T> work) {
+        WriteLog group = log;
+        group.beginGroup();
+        T result;
+        try {
+            result = work.get();
+        } catch (RuntimeException | Error e) {
+            group.endGroup();
+            throw e;
+        }
+        group.endGroup();
+        return result;
+    }
+
     @Override
     public synchronized long revision() {
         return revision;

@@ -43,6 +43,11 @@ abstract class TableBackedStore implements ObjectStore {
     }
 
     @Override
+    public <T> T inOneSync(java.util.function.Supplier<T> work) {
+        return table.inOneSync(work);
+    }
+
+    @Override
     public long revision() {
         return table.revision();
     }

@@ -1,0 +1,142 @@
+package dev.berth.benchmarks;
+
+import dev.berth.manager.config.KueueConfigurationFile;
+import dev.berth.manager.config.ManagerSettings;
+import dev.berth.manager.security.QuickstartCredentials;
+import dev.berth.manager.store.FileObjectStore;
+import dev.berth.system.BerthSystem;
+import dev.berth.system.Quickstart;
+import dev.berth.system.RunningWorker;
+import dev.berth.virtualcluster.ClientIdentity;
+import io.fabric8.kubernetes.client.Config;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Issue 16 target 2: Job creates per second that the quickstart manager accepts (201, durable in its
+ * embedded file store), over HTTPS with the admin token and {@code --clients} concurrent clients, against
+ * the same client creating the same Jobs on a bare virtual cluster's API in the same run. Rounds
+ * alternate the two paths (bare first) so load on a shared machine hits both alike; the report gives
+ * each round and the medians, and the ratio Berth / bare per round and of the medians.
+ *
+ * <p>Options: {@code --creates 1000 --clients 16 --rounds 3 --warmup 200 --runtime PT1S}. Run from the
+ * repository root (the quickstart's example queues, MultiKueue setup and RBAC are loaded from {@code examples/}).
+ */
+public final class ApiThroughputBenchmark {
+    private ApiThroughputBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int creates = 1000;
+        int clients = 16;
+        int rounds = 3;
+        int warmup = 200;
+        String runtime = "PT1S";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--creates" -> creates = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--runtime" -> runtime = args[++i];
+                default -> {
+                    System.err.println("usage: ApiThroughputBenchmark [--creates 1000] [--clients 16] [--rounds 3] [--warmup 200] [--runtime PT1S]");
+                    System.exit(2);
+                }
+            }
+        }
+        System.out.println("load average before start: " + CpuSampler.loadAverage() + " (" + Runtime.getRuntime().availableProcessors()
+                + " cores, " + System.getProperty("java.vm.name") + " " + Runtime.version() + ")");
+        Path home = Files.createTempDirectory("berth-api-throughput");
+        Path data = Files.createDirectories(home.resolve("data"));
+        List<Path> manifests = new ArrayList<>();
+        for (String folder : List.of("examples/queues", "examples/multikueue", "examples/rbac")) {
+            if (Files.isDirectory(Path.of(folder))) manifests.add(Path.of(folder));
+        }
+        if (manifests.isEmpty()) {
+            System.err.println("run from the repository root: examples/queues not found");
+            System.exit(2);
+        }
+        ManagerSettings settings = KueueConfigurationFile.settings(null, ManagerSettings.Flags.NONE);
+        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
+        long starting = System.nanoTime();
+        BerthSystem system = BerthSystem.start(home.resolve("quickstart"), Quickstart.CLUSTERS, FileObjectStore.open(data, Clock.systemUTC()),
+                settings.scheduler(), settings.dispatch(), "127.0.0.1", 0, manifests, credentials.options(), settings.integrations());
+        System.out.printf(Locale.ROOT, "quickstart started in %.1f s (file store in %s); load %s%n",
+                (System.nanoTime() - starting) / 1e9, data, CpuSampler.loadAverage());
+        int exit;
+        try {
+            CreateLoad berth = CreateLoad.https(system.apiUrl(), home.resolve("security").resolve("tls.crt"),
+                    adminToken(home.resolve("security").resolve("tokens.csv")), clients);
+            RunningWorker worker = system.workers().get(0);
+            Config bareConfig = Config.fromKubeconfig(worker.cluster().kubeconfig(ClientIdentity.ADMIN).toFile());
+            CreateLoad bare = CreateLoad.plain(bareConfig.getMasterUrl(), bareConfig.getOauthToken(), clients);
+            exit = run(berth, bare, creates, rounds, warmup, runtime, worker.name());
+        } finally {
+            system.close();
+        }
+        System.exit(exit);
+    }
+
+    private static int run(CreateLoad berth, CreateLoad bare, int creates, int rounds, int warmup, String runtime, String bareName)
+            throws Exception {
+        if (warmup > 0) {
+            bare.run("warm", warmup, i -> BenchJobJson.bare("warm-" + i, "team-a", runtime));
+            berth.run("warm", warmup, i -> BenchJobJson.queued("warm-" + i, "team-a", "team-a-queue", runtime));
+        }
+        List<CreateLoad.Result> bareResults = new ArrayList<>();
+        List<CreateLoad.Result> berthResults = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            String prefix = "r" + round + "-";
+            bareResults.add(bare.run("bare", creates, i -> BenchJobJson.bare(prefix + i, "team-a", runtime)));
+            berthResults.add(berth.run("berth", creates, i -> BenchJobJson.queued(prefix + i, "team-a", "team-a-queue", runtime)));
+            System.out.printf(Locale.ROOT, "round %d: bare %.1f/s, Berth %.1f/s (%.2fx); load %s%n", round + 1,
+                    bareResults.get(round).perSecond(), berthResults.get(round).perSecond(),
+                    berthResults.get(round).perSecond() / bareResults.get(round).perSecond(), CpuSampler.loadAverage());
+        }
+        System.out.println();
+        System.out.printf(Locale.ROOT, "Job creates, %d per round, %d clients, %d rounds (bare first in each), after %d warm-up creates each%n",
+                creates, berth.clients(), rounds, warmup);
+        System.out.println("| Round | Bare virtual cluster (" + bareName + ") | p50 | p99 | Berth quickstart manager | p50 | p99 | Berth / bare | non-201 |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        double[] ratios = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            CreateLoad.Result b = bareResults.get(round);
+            CreateLoad.Result m = berthResults.get(round);
+            ratios[round] = m.perSecond() / b.perSecond();
+            System.out.printf(Locale.ROOT, "| %d | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | %s / %s |%n", round + 1,
+                    b.perSecond(), b.latency().percentile(50), b.latency().percentile(99),
+                    m.perSecond(), m.latency().percentile(50), m.latency().percentile(99), ratios[round], b.failures(), m.failures());
+        }
+        double bareMedian = median(bareResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
+        double berthMedian = median(berthResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
+        double ratioMedian = median(ratios);
+        System.out.printf(Locale.ROOT, "| median | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | |%n",
+                bareMedian, median(bareResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
+                median(bareResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()),
+                berthMedian, median(berthResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
+                median(berthResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()), ratioMedian);
+        boolean met = berthMedian >= 500 && ratioMedian >= 0.5;
+        System.out.printf(Locale.ROOT, "target (>= 500/s and >= 0.5x the bare API): %s; load %s%n", met ? "met" : "MISSED", CpuSampler.loadAverage());
+        return met ? 0 : 1;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The admin's token from the quickstart's token file (this run's own, in its temporary home). */
+    private static String adminToken(Path tokens) throws java.io.IOException {
+        for (String line : Files.readAllLines(tokens)) {
+            String[] fields = line.split(",");
+            if (fields.length >= 2 && fields[1].equals(QuickstartCredentials.ADMIN_USER)) return fields[0];
+        }
+        throw new IllegalStateException("no admin token in " + tokens);
+    }
+}
