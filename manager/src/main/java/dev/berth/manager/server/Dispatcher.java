@@ -14,6 +14,7 @@ import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.InFlightDispatches;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
+import dev.berth.manager.dispatch.WaitingReplacement;
 import dev.berth.manager.dispatch.WorkQueue;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.MultiKueueDecoder;
@@ -51,6 +52,7 @@ final class Dispatcher implements ClusterEvents {
     private final Clock clock;
     private final DispatchOptions options;
     private final PlacementPolicy policy;
+    private final WaitingReplacement replacement;
     private final long epoch;
     private final Map<WorkloadKey, DispatchAttempt> attempts = new HashMap<>();
     /** Workloads to reconcile: named by an event, due for a retry after a failure, or all of them at a resync. */
@@ -87,6 +89,7 @@ final class Dispatcher implements ClusterEvents {
         this.clock = clock;
         this.options = options;
         this.policy = new PlacementPolicy(clock, options.placement());
+        this.replacement = new WaitingReplacement(options.placement().heartbeatStaleAfter(), WaitingReplacement.UNCHANGED_INTERVAL);
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
         this.failover = new ClusterFailover(this, state, clock, options, clusterStatus);
@@ -379,7 +382,7 @@ final class Dispatcher implements ClusterEvents {
     @Override
     public void capacityChanged(String cluster) {
         if (unserved.clustersChanged(clusters::view)) state.scheduleSlice();
-        queue.addAll(waiting);
+        if (replacement.due(withoutInFlight(clusters.view(cluster)), clock.instant())) queue.addAll(waiting);
         reconcile();
     }
 
