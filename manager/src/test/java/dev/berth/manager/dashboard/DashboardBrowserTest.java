@@ -107,13 +107,16 @@ class DashboardBrowserTest {
                 .until(() -> !browser.findElements(waitingRow).isEmpty()
                 && browser.findElement(waitingRow).getText().contains("insufficient quota"));
         assertThat(text(waitingRow)).contains(waiting, "team-a-queue");
-        // Its one-line answer, the same as the explain subresource gives.
-        // (until the scheduler has set the 40-GPU job aside as inadmissible, needs-eight is "Behind 1 workload ...")
-        String answer = await().atMost(PATIENCE).until(() -> DashboardFixture.JSON.readTree(berth.send("GET",
-                "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads/" + needsEight + "/explain", null).body())
-                .path("answer").asText(), text -> text.startsWith("Waiting for"));
+        // Its one-line answer, the same as the explain subresource gives. While the 40-GPU job is in the active
+        // queue ahead of it, the answer opens "Behind 1 workload in team-a-cq ..."; once the scheduler has set it
+        // aside as inadmissible, "Waiting for ...". Either way it names the 4 GPUs it lacks, and the cell shows
+        // the answer the explain subresource gives at that moment.
         By answerCell = By.cssSelector(".pending-row[data-workload='team-a/" + needsEight + "'] .one-line");
-        await().atMost(PATIENCE).until(() -> text(answerCell).equals(answer));
+        String explain = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads/" + needsEight + "/explain";
+        await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class).until(() -> {
+            String answer = DashboardFixture.JSON.readTree(berth.send("GET", explain, null).body()).path("answer").asText();
+            return answer.toLowerCase(java.util.Locale.ROOT).contains("waiting for 4 nvidia.com/gpu") && text(answerCell).equals(answer);
+        });
         screenshot("dashboard");
         await().atMost(PATIENCE).ignoreException(StaleElementReferenceException.class).until(() -> {
             browser.findElement(waitingRow).click();
