@@ -18,6 +18,7 @@ import dev.berth.manager.dispatch.WaitingReplacement;
 import dev.berth.manager.dispatch.WorkQueue;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.MultiKueueDecoder;
+import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.KueueApi;
@@ -120,7 +121,7 @@ final class Dispatcher implements ClusterEvents {
      * clusters are connected, so one that a previous leader reserved quota for but never dispatched
      * is dispatched now.
      */
-    void recover(List<dev.berth.manager.store.StoredObject> storedWorkloads) {
+    void recover(List<StoredObject> storedWorkloads) {
         queue.addAll(stored.recover(storedWorkloads, attempts, failover.fences));
     }
 

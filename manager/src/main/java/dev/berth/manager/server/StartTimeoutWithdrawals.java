@@ -170,8 +170,8 @@ final class StartTimeoutWithdrawals {
             Withdrawal withdrawal = entry.getValue();
             if (!withdrawal.leaseGoneAt.containsKey(cluster)) continue;
             RemoteWorkloadStatus status = statuses.get(key);
-            Verdict verdict = policy.reported(seen.contains(key), status == null ? null : status.getPhase(),
-                    status != null && unschedulable(status) != null);
+            CopyReport copy = copyReport(cluster, status);
+            Verdict verdict = policy.reported(seen.contains(key), copy.phase(), copy.unschedulable());
             if (verdict == Verdict.CONFIRMED) {
                 confirmed(withdrawal, cluster, seen.contains(key) ? "its agent reports it " + status.getPhase() : "gone from the listing");
             } else if (verdict == Verdict.CANCEL) {
