@@ -36,6 +36,8 @@ public class CapacityReport {
         private Map<String, String> free = new LinkedHashMap<>();
         /** The largest amount free on a single matching node, per resource: what one pod can get. */
         private Map<String, String> largestFreeOnOneNode = new LinkedHashMap<>();
+        /** Free capacity per node by topology domain, when the flavor names a Topology; null otherwise. */
+        private TopologyCapacity topology;
 
         public String getName() { return name; }
         public void setName(String name) { this.name = name; }
@@ -47,5 +49,7 @@ public class CapacityReport {
         public void setFree(Map<String, String> free) { this.free = free; }
         public Map<String, String> getLargestFreeOnOneNode() { return largestFreeOnOneNode; }
         public void setLargestFreeOnOneNode(Map<String, String> largestFreeOnOneNode) { this.largestFreeOnOneNode = largestFreeOnOneNode; }
+        public TopologyCapacity getTopology() { return topology; }
+        public void setTopology(TopologyCapacity topology) { this.topology = topology; }
     }
 }

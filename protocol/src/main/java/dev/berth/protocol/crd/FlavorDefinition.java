@@ -13,6 +13,10 @@ public class FlavorDefinition {
     private Map<String, String> nodeLabels = new LinkedHashMap<>();
     private List<TaintSpec> nodeTaints = new ArrayList<>();
     private List<TolerationSpec> tolerations = new ArrayList<>();
+    /** spec.topologyName of the ResourceFlavor; null when it names no Topology. */
+    private String topologyName;
+    /** Node label keys of that Topology's levels, outermost first; empty without a topology. */
+    private List<String> topologyLevels = new ArrayList<>();
 
     public String getName() { return name; }
     public void setName(String name) { this.name = name; }
@@ -22,6 +26,10 @@ public class FlavorDefinition {
     public void setNodeTaints(List<TaintSpec> nodeTaints) { this.nodeTaints = nodeTaints; }
     public List<TolerationSpec> getTolerations() { return tolerations; }
     public void setTolerations(List<TolerationSpec> tolerations) { this.tolerations = tolerations; }
+    public String getTopologyName() { return topologyName; }
+    public void setTopologyName(String topologyName) { this.topologyName = topologyName; }
+    public List<String> getTopologyLevels() { return topologyLevels; }
+    public void setTopologyLevels(List<String> topologyLevels) { this.topologyLevels = topologyLevels; }
 
     /** A node taint. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -13,6 +13,8 @@ public class PodSetPlacement {
     private Map<String, String> requests = new LinkedHashMap<>();
     /** resource name to flavor name. */
     private Map<String, String> flavors = new LinkedHashMap<>();
+    /** The topology request and chosen domain, when the pod set asks for one and its flavor has a Topology. */
+    private PodSetTopology topology;
 
     public PodSetPlacement() {}
 
@@ -31,4 +33,6 @@ public class PodSetPlacement {
     public void setRequests(Map<String, String> requests) { this.requests = requests; }
     public Map<String, String> getFlavors() { return flavors; }
     public void setFlavors(Map<String, String> flavors) { this.flavors = flavors; }
+    public PodSetTopology getTopology() { return topology; }
+    public void setTopology(PodSetTopology topology) { this.topology = topology; }
 }
