@@ -6,6 +6,7 @@ import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.Lock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -18,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>Election: the cluster-wide Vert.x lock {@value #LOCK} (a Hazelcast IMap lock, released by the
  * cluster when its holder's member leaves). The winner builds a fresh {@link BerthManager}: it raises
  * the fencing epoch in the shared store, rebuilds the controller from the store, re-adopts the
- * attempts running on worker clusters, and starts scheduling and dispatching. It then publishes itself
- * in the {@link LeaderDirectory}.
+ * attempts running on worker clusters, and starts scheduling and dispatching. It publishes itself in
+ * the {@link LeaderDirectory} meanwhile, and serves the API on its own port as soon as its manager
+ * listens; followers forward to it once the record is published.
  *
  * <p>Fencing: the leader closes its BerthManager (no more scheduling, dispatching or lease renewals)
  * as soon as it sees a higher epoch in the store, cannot read the store, drops below
@@ -120,24 +122,46 @@ final class Leadership implements AutoCloseable {
         takingOffice = true;
         try {
             manager = managers.get().leavingStoreOpen();
-            manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            long built = System.nanoTime();
             long epoch = manager.fencingEpoch();
             LeaderRecord record = new LeaderRecord(replicaId, advertisedUrl.get(), epoch);
-            directory.publish(record).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            // Published while the API starts: right after a leader's death the put can wait seconds for
+            // Hazelcast to promote the dead member's partitions. A follower that forwards to this replica
+            // before it serves gets 503 and retries, as while no leader is known.
+            CompletableFuture<Void> published = directory.publish(record).toCompletionStage().toCompletableFuture();
+            manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            long listening = System.nanoTime();
             term = new Term(manager, lock, epoch, record);
-            log.atInfo().setMessage("became leader: scheduling and dispatching")
+            log.atInfo().setMessage("became leader: scheduling, dispatching and serving")
                     .addKeyValue("replica", replicaId)
                     .addKeyValue("epoch", epoch)
-                    .addKeyValue("tookMillis", (System.nanoTime() - started) / 1_000_000)
+                    .addKeyValue("tookMillis", (listening - started) / 1_000_000)
+                    .addKeyValue("buildMillis", (built - started) / 1_000_000)
+                    .addKeyValue("listenMillis", (listening - built) / 1_000_000)
                     .log();
+            awaitPublished(published, record, listening);
         } catch (Exception e) {
             log.atWarn().setMessage("could not take office").addKeyValue("replica", replicaId).setCause(e).log();
-            if (manager != null) manager.close();
-            lock.release();
+            if (term != null && term.manager() == manager) {
+                stepDown("could not take office: " + e.getMessage());
+            } else {
+                if (manager != null) manager.close();
+                lock.release();
+            }
             pause(checkInterval);
         } finally {
             takingOffice = false;
         }
+    }
+
+    /** Followers forward writes to this replica once the record is published. */
+    private void awaitPublished(CompletableFuture<Void> published, LeaderRecord record, long listening) throws Exception {
+        published.get(10, TimeUnit.SECONDS);
+        log.atInfo().setMessage("leadership published to the other replicas")
+                .addKeyValue("replica", replicaId)
+                .addKeyValue("epoch", record.epoch())
+                .addKeyValue("afterServingMillis", (System.nanoTime() - listening) / 1_000_000)
+                .log();
     }
 
     private void verify(Term current) {
