@@ -136,7 +136,9 @@ public final class BerthManager implements AutoCloseable {
         feed.listen(objectCounts);
         this.service = new ObjectService(feed, ManagerResources.registry(state), new NamespaceLifecycle(feed).then(objectCounts), clock);
         this.dashboardEvents = new StoredEvents(feed, service.registry());
+        long constructed = System.nanoTime();
         onStateThread(() -> {
+            long namespacing = System.nanoTime();
             NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());
             long recovering = System.nanoTime();
             var storedWorkloads = StateRecovery.recover(store, state.controller, jobIntegration.resources());
@@ -152,6 +154,8 @@ public final class BerthManager implements AutoCloseable {
             state.controller.schedule();
             log.atInfo().addKeyValue("epoch", epoch).addKeyValue("epochMillis", (epochRaised - began) / 1_000_000)
                     .addKeyValue("untilRecoveryMillis", (recovering - epochRaised) / 1_000_000)
+                    .addKeyValue("constructMillis", (constructed - epochRaised) / 1_000_000)
+                    .addKeyValue("namespacesMillis", (recovering - namespacing) / 1_000_000)
                     .addKeyValue("stateRecoveryMillis", (recovered - recovering) / 1_000_000)
                     .addKeyValue("dispatcherRecoveryMillis", (dispatcherRecovered - recovered) / 1_000_000)
                     .addKeyValue("firstPassMillis", (System.nanoTime() - dispatcherRecovered) / 1_000_000)

@@ -97,7 +97,7 @@ final class Dispatcher implements ClusterEvents {
         this.renewals = new LeaseRenewals(this, clock, epoch);
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
-        this.creates = new RemoteCreates(this, clock, epoch);
+        this.creates = new RemoteCreates(this, state.store, clock, epoch);
         this.stored = new StoredAttempts(state, clock, options.leaseDuration());
         this.stops = new EvictedCopyStops(this, state, clock, options);
         state.controller.setRunningCopies(attempts::containsKey);
@@ -214,13 +214,12 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
                 .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
-        PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
-                options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
+        PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission());
+        PlacementDecision decision = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
-            String message = unserved.notPlaced(key, check, RemoteWorkloads.placementRequest(key, priority, status.admission()),
-                    configName, views, decision.pendingMessage());
+            String message = unserved.notPlaced(key, check, request, configName, views, decision.pendingMessage());
             String note = withdrawals.note(key);
             if (message != null) pending(key, check, note == null ? message : note + "; " + message);
             return;
@@ -230,12 +229,11 @@ final class Dispatcher implements ClusterEvents {
         DispatchAttempt attempt = new DispatchAttempt(UUID.randomUUID().toString());
         attempt.number = DispatchHistory.count(workload) + 1;
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
-        attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) attempt.lease.toSeconds());
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
-        attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
+        attempt.request = request;
         DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
         // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
         if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
@@ -245,14 +243,16 @@ final class Dispatcher implements ClusterEvents {
             attempt.configClusters = config.clusters();
             attempt.remote = remote;
         }
+        String where = String.join(", ", decision.clusters());
+        // write-ahead: recorded before any create is sent, so a new leader knows every attempt a worker may hold
+        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null)
+                .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
+        attempts.put(key, attempt);
         creates.send(key, attempt, remote, decision.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
-        String where = String.join(", ", decision.clusters());
         String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
                 + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
-        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null)
-                .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.store.ObjectStore;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
 import java.util.List;
@@ -10,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the creates of a dispatch attempt to its clusters, and acts on each answer on the state thread:
+ * Sends the creates of a dispatch attempt to its clusters once the attempt's record is durable (a new
+ * leader recovers every attempt a worker may hold from it), and acts on each answer on the state thread:
  * a confirmed copy is noted; a copy that failed is dropped from the attempt, held until its lease has
  * run out when the cluster may still get it, and a workload left with no copy is placed again; a copy
  * of an attempt abandoned meanwhile is deleted, and its fence lifted once the answer came.
@@ -21,9 +23,11 @@ final class RemoteCreates {
     private final Dispatcher dispatcher;
     private final Clock clock;
     private final long epoch;
+    private final ObjectStore store;
 
-    RemoteCreates(Dispatcher dispatcher, Clock clock, long epoch) {
+    RemoteCreates(Dispatcher dispatcher, ObjectStore store, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
+        this.store = store;
         this.clock = clock;
         this.epoch = epoch;
     }
@@ -37,7 +41,8 @@ final class RemoteCreates {
             attempt.lastRenewal.put(cluster, clock.instant());
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
                     .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
-            clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
+            // only once the attempt's record is durable (the caller wrote it): a leader that dies before sends nothing
+            store.whenDurable(() -> clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
                 boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
                 if (created.succeeded()) attempt.confirmed.add(cluster);
                 if (dispatcher.attempts().get(key) != attempt) {
@@ -45,7 +50,7 @@ final class RemoteCreates {
                 } else if (created.failed()) {
                     failed(key, attempt, cluster, answered, created.cause());
                 }
-            }));
+            })));
         }
     }
 

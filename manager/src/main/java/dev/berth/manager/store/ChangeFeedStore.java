@@ -20,6 +20,8 @@ public final class ChangeFeedStore implements ObjectStore {
     /** Changes of the open group not yet told to {@link #durableListeners}; null outside a group. Guarded by this. */
     private List<StoreChange> heldForSync;
     private int groupDepth;
+    /** Actions of the open group waiting for its sync ({@link #whenDurable}); null outside a group. Guarded by this. */
+    private List<Runnable> afterSync;
 
     public ChangeFeedStore(ObjectStore store) {
         this.store = store;
@@ -37,22 +39,46 @@ public final class ChangeFeedStore implements ObjectStore {
     @Override
     public <T> T inOneSync(java.util.function.Supplier<T> work) {
         List<StoreChange> held;
+        List<Runnable> actions;
+        boolean synced = false;
         synchronized (this) {
-            if (groupDepth++ == 0) heldForSync = new java.util.ArrayList<>();
+            if (groupDepth++ == 0) {
+                heldForSync = new java.util.ArrayList<>();
+                afterSync = new java.util.ArrayList<>();
+            }
         }
         try {
-            return store.inOneSync(work);
+            T result = store.inOneSync(work);
+            synced = true;
+            return result;
         } finally {
             synchronized (this) {
-                held = --groupDepth == 0 ? heldForSync : List.of();
-                if (groupDepth == 0) heldForSync = null;
+                boolean outermost = --groupDepth == 0;
+                held = outermost ? heldForSync : List.of();
+                actions = outermost && synced ? afterSync : List.of();
+                if (outermost) {
+                    heldForSync = null;
+                    afterSync = null;
+                }
             }
             // told even when the group's sync failed: the store then refuses every further write and the
             // manager restarts, and watchers relist from what the restarted manager serves
             for (StoreChange change : held) {
                 for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
             }
+            for (Runnable action : actions) action.run();
         }
+    }
+
+    @Override
+    public void whenDurable(Runnable action) {
+        synchronized (this) {
+            if (groupDepth > 0) {
+                afterSync.add(action);
+                return;
+            }
+        }
+        action.run();
     }
 
     @Override

@@ -58,6 +58,15 @@ public interface ObjectStore extends AutoCloseable {
         return work.get();
     }
 
+    /**
+     * Runs the action once every write made so far on this thread is durable: at once outside a group,
+     * after the group's sync inside {@link #inOneSync} (never, if that sync fails). What tells the world
+     * outside the store about a write (a remote create naming a recorded attempt) goes through here.
+     */
+    default void whenDurable(Runnable action) {
+        action.run();
+    }
+
     /** The resourceVersion of the latest write; monotonic. */
     long revision();
 

@@ -9,19 +9,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
-import dev.berth.manager.store.ObjectStore;
-import dev.berth.manager.store.StoreUnavailableException;
-import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.testing.DispatchQueues;
+import dev.berth.manager.testing.FaultInjectingStore;
 import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.manager.testing.MockWorkerClusters;
 import java.time.Clock;
 import java.time.Duration;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,12 +31,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * unavailable, while the workload is being placed), the workload is retried after a backoff and still
  * dispatched. Before the work queue, the exception dropped it (and every workload after it) until
  * something else happened to touch it. The manager runs over HTTP on loopback with one worker cluster,
- * a fabric8 CRUD mock API server; the fault comes from a real in-memory store that fails one read.
+ * a fabric8 CRUD mock API server; the fault comes from a real in-memory store that fails one read or write.
+ *
+ * <p>And a dispatch is recorded before it is sent (write-ahead): when the record of an attempt cannot be
+ * written, no worker ever hears of that attempt. Before, the create went out first; a leader that died
+ * between the two left a copy its successor did not know, and the successor ran the workload again
+ * (drill 5, "succeeded in 2 attempts").
  */
 class DispatchRetryTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    private final FailingReads store = new FailingReads(new MemoryObjectStore(Clock.systemUTC()));
+    private final FaultInjectingStore store = new FaultInjectingStore(new MemoryObjectStore(Clock.systemUTC()));
+    private final RecordedCreates creates = new RecordedCreates();
     @RegisterExtension
     final ManagerHarness harness = ManagerHarness.empty().store(store)
             .dispatchOptions(new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS));
@@ -48,7 +54,7 @@ class DispatchRetryTest {
     @BeforeEach
     void start() {
         client = harness.client();
-        worker = workers.start("worker").heartbeat(8).beatEvery(Duration.ofSeconds(2));
+        worker = workers.start("worker", creates).heartbeat(8).beatEvery(Duration.ofSeconds(2));
         DispatchQueues.to("worker").createIn(client);
         worker.connect(client);
     }
@@ -67,63 +73,39 @@ class DispatchRetryTest {
         assertThat(workload.path("status").path("dispatch").path("cluster").asText()).isEqualTo("worker");
     }
 
-    /** The in-memory store, whose next read of one object fails as an unavailable database would: the fault injector. */
-    private static final class FailingReads implements ObjectStore {
-        private final ObjectStore store;
-        private volatile ObjectKey failNext;
-        final AtomicInteger failures = new AtomicInteger();
+    @Test
+    void anAttemptWhoseRecordCannotBeWrittenNeverReachesAWorker() {
+        store.failNextStatusWhere(status -> status.path("dispatch").hasNonNull("attemptId"));
+        client.create(DispatchQueues.job("train", 1, 1));
 
-        FailingReads(ObjectStore store) {
-            this.store = store;
-        }
+        JsonNode workload = await().atMost(WAIT).until(() -> client.get(KUEUE + "/namespaces/team-a/workloads").path("items").path(0),
+                w -> !w.path("status").path("dispatch").path("attemptId").asText().isEmpty());
+        String refused = store.refusedStatus.path("dispatch").path("attemptId").asText();
+        String recorded = workload.path("status").path("dispatch").path("attemptId").asText();
+        assertThat(store.failures.get()).as("the first record of a dispatch was refused").isEqualTo(1);
+        assertThat(recorded).as("placed again under a new attempt").isNotEqualTo(refused);
+        await().atMost(WAIT).until(() -> creates.attemptIds.contains(recorded));
+        assertThat(creates.attemptIds).as("creates the worker received").containsExactly(recorded);
+    }
 
-        void failNextGetOf(ObjectKey key) {
-            failNext = key;
-        }
+    /** The worker's CRUD API server, remembering the attempt id of every RemoteWorkload created on it. */
+    private static final class RecordedCreates extends KubernetesCrudDispatcher {
+        private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+        final List<String> attemptIds = new CopyOnWriteArrayList<>();
 
         @Override
-        public Optional<StoredObject> get(ObjectKey key) {
-            if (key.equals(failNext)) {
-                failNext = null;
-                failures.incrementAndGet();
-                throw new StoreUnavailableException("injected: store unavailable", null);
+        public MockResponse dispatch(RecordedRequest request) {
+            boolean create = "POST".equals(request.getMethod()) && request.getPath().contains("/remoteworkloads");
+            String body = create ? new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8) : null;
+            MockResponse response = super.dispatch(request);
+            if (create) {
+                try {
+                    attemptIds.add(JSON.readTree(body).path("spec").path("attemptId").asText());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
             }
-            return store.get(key);
-        }
-
-        @Override
-        public List<StoredObject> list(String resource, String namespaceOrNull) {
-            return store.list(resource, namespaceOrNull);
-        }
-
-        @Override
-        public StoredObject create(ObjectKey key, ObjectNode object) {
-            return store.create(key, object);
-        }
-
-        @Override
-        public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
-            return store.replace(key, object, expectedResourceVersionOrNull);
-        }
-
-        @Override
-        public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
-            return store.replaceStatus(key, status, expectedResourceVersionOrNull);
-        }
-
-        @Override
-        public StoredObject delete(ObjectKey key) {
-            return store.delete(key);
-        }
-
-        @Override
-        public long revision() {
-            return store.revision();
-        }
-
-        @Override
-        public void close() {
-            store.close();
+            return response;
         }
     }
 }

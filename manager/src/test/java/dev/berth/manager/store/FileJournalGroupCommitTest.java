@@ -133,4 +133,30 @@ class FileJournalGroupCommitTest {
         feed.create(key("c"), queue("c", 1));
         assertThat(watched).last().isEqualTo("ADDED c");
     }
+
+    @Test
+    void whatWaitsForDurabilityRunsAfterTheGroupsForceAtOnceOutsideAGroupAndNeverWhenTheGroupFails() {
+        open();
+        ChangeFeedStore feed = new ChangeFeedStore(store);
+        List<Long> forcesWhenRun = new ArrayList<>();
+        long before = store.journalForces();
+
+        feed.inOneSync(() -> {
+            feed.create(key("a"), queue("a", 1));
+            feed.whenDurable(() -> forcesWhenRun.add(store.journalForces()));
+            assertThat(forcesWhenRun).as("not before the group's force").isEmpty();
+            return null;
+        });
+        assertThat(forcesWhenRun).containsExactly(before + 1);
+
+        feed.create(key("b"), queue("b", 1));
+        feed.whenDurable(() -> forcesWhenRun.add(store.journalForces()));
+        assertThat(forcesWhenRun).as("outside a group every write is durable already").containsExactly(before + 1, before + 2);
+
+        assertThatThrownBy(() -> feed.inOneSync(() -> {
+            feed.whenDurable(() -> forcesWhenRun.add(-1L));
+            throw new IllegalStateException("the group failed");
+        })).hasMessage("the group failed");
+        assertThat(forcesWhenRun).as("a failed group runs none of its actions").hasSize(2);
+    }
 }
