@@ -95,6 +95,15 @@ public final class AttemptStatusComposer {
                 if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
                 return conditionTrue(objectStatus, "Succeeded") ? RemoteWorkloadPhase.SUCCEEDED : null;
             }
+            case "RayJob" -> {
+                // Kueue's RayJob.Finished: the deployment Complete or Failed; success is the Ray job's SUCCEEDED
+                Object deployment = objectStatus.get("jobDeploymentStatus");
+                if (!"Complete".equals(deployment) && !"Failed".equals(deployment)) return null;
+                return "SUCCEEDED".equals(objectStatus.get("jobStatus")) ? RemoteWorkloadPhase.SUCCEEDED : RemoteWorkloadPhase.FAILED;
+            }
+            case "RayCluster" -> {
+                return null; // Kueue's RayCluster.Finished: a cluster serves until it is deleted, never finished
+            }
             default -> {
                 if (pods.isEmpty()) return null;
                 if (pods.stream().anyMatch(p -> "Failed".equals(phaseOf(p)))) return RemoteWorkloadPhase.FAILED;
