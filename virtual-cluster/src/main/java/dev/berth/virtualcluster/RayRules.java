@@ -73,8 +73,8 @@ final class RayRules {
             if (!pod.head()) runningWorkers++;
         }
         status.put("desiredWorkerReplicas", desiredWorkers);
-        status.put("minWorkerReplicas", minWorkers);
-        status.put("maxWorkerReplicas", Math.min(maxWorkers, Integer.MAX_VALUE));
+        status.put("minWorkerReplicas", (int) Math.min(minWorkers, Integer.MAX_VALUE));
+        status.put("maxWorkerReplicas", (int) Math.min(maxWorkers, Integer.MAX_VALUE));
         status.put("availableWorkerReplicas", runningWorkers);
         status.put("readyWorkerReplicas", runningWorkers);
         boolean suspended = Boolean.TRUE.equals(spec.get("suspend"));
