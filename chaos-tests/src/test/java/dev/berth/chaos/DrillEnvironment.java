@@ -169,7 +169,12 @@ public final class DrillEnvironment implements AutoCloseable {
 
     /** {@link #submit} of a Job given as YAML (named {@code job}, in the drills' namespace). */
     public boolean submitYaml(String job, String yaml) {
-        String path = "/apis/batch/v1/namespaces/" + ChaosQueues.NAMESPACE + "/jobs";
+        return submitTo(Invariants.BATCH_JOBS, job, yaml);
+    }
+
+    /** {@link #submitYaml} of any job kind, posted to its collection in the drills' namespace. */
+    public boolean submitTo(Invariants.JobKind kind, String job, String yaml) {
+        String path = kind.collection(ChaosQueues.NAMESPACE);
         boolean triedBefore = false;
         for (ManagerReplica replica : List.copyOf(live)) {
             Optional<HttpResponse<String>> answer = replica.api().trySend("POST", path, "application/yaml", yaml);
@@ -263,12 +268,17 @@ public final class DrillEnvironment implements AutoCloseable {
      * pods of their workloads only: the verdict of one drill on an environment that drills share.
      */
     public DrillVerdict verdict(String jobPrefix) {
+        return verdict(jobPrefix, Invariants.BATCH_JOBS);
+    }
+
+    /** {@link #verdict(String)} for jobs of another kind (a PyTorchJob's drill). */
+    public DrillVerdict verdict(String jobPrefix, Invariants.JobKind kind) {
         List<String> jobs = acknowledged().stream().filter(job -> job.startsWith(jobPrefix)).toList();
         List<JsonNode> workloads = api().workloads(ChaosQueues.NAMESPACE);
         java.util.Set<String> names = workloads.stream().filter(w -> jobs.contains(ManagerApi.ownerJob(w)))
                 .map(w -> w.path("metadata").path("name").asText()).collect(java.util.stream.Collectors.toSet());
         List<PodInterval> pods = podLifetimes().stream().filter(p -> names.contains(p.workload())).toList();
-        return Invariants.check(api(), ChaosQueues.NAMESPACE, jobs, pods);
+        return Invariants.check(api(), ChaosQueues.NAMESPACE, kind, jobs, pods);
     }
 
     @Override

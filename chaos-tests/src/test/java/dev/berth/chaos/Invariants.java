@@ -35,14 +35,28 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class Invariants {
     private static final Duration QUOTA_SETTLE = Duration.ofSeconds(15);
 
+    /** A job kind's API, for finding an acknowledged job again: {@code /apis/<group>/<version>} and its plural. */
+    public record JobKind(String groupVersionPath, String plural) {
+        String collection(String namespace) {
+            return groupVersionPath + "/namespaces/" + namespace + "/" + plural;
+        }
+    }
+
+    public static final JobKind BATCH_JOBS = new JobKind("/apis/batch/v1", "jobs");
+    public static final JobKind PYTORCH_JOBS = new JobKind("/apis/kubeflow.org/v1", "pytorchjobs");
+
     private Invariants() {}
 
     public static DrillVerdict check(ManagerApi api, String namespace, List<String> acknowledgedJobs, List<PodInterval> pods) {
+        return check(api, namespace, BATCH_JOBS, acknowledgedJobs, pods);
+    }
+
+    public static DrillVerdict check(ManagerApi api, String namespace, JobKind kind, List<String> acknowledgedJobs, List<PodInterval> pods) {
         List<String> violations = new ArrayList<>();
         List<JsonNode> workloads = api.workloads(namespace);
         for (String job : acknowledgedJobs) {
             JsonNode workload = workloads.stream().filter(w -> job.equals(ManagerApi.ownerJob(w))).findFirst().orElse(null);
-            if (api.get("/apis/batch/v1/namespaces/" + namespace + "/jobs/" + job) == null || workload == null) {
+            if (api.get(kind.collection(namespace) + "/" + job) == null || workload == null) {
                 violations.add("lost: job " + job + " was acknowledged (201) but " + (workload == null ? "has no Workload" : "is gone"));
                 continue;
             }

@@ -26,10 +26,13 @@ public final class ManagerApi extends ManagerClient {
         return get(KUEUE + "/multikueueclusters/" + name);
     }
 
-    /** The name of the Job a Workload was derived from (its owner), or null. */
+    /** The job kinds the drills submit. */
+    private static final java.util.Set<String> JOB_KINDS = java.util.Set.of("Job", "PyTorchJob");
+
+    /** The name of the job (a Job, a PyTorchJob) a Workload was derived from (its owner), or null. */
     public static String ownerJob(JsonNode workload) {
         for (JsonNode owner : workload.path("metadata").path("ownerReferences")) {
-            if ("Job".equals(owner.path("kind").asText())) return owner.path("name").asText();
+            if (JOB_KINDS.contains(owner.path("kind").asText())) return owner.path("name").asText();
         }
         return null;
     }

@@ -27,6 +27,10 @@ final class ClusterCrds {
         for (KubeflowJobKind kind : KubeflowJobKind.ALL) {
             client.apiextensions().v1().customResourceDefinitions().resource(kubeflowCrd(kind)).create();
         }
+        for (dev.berth.protocol.RayApi.Kind kind : dev.berth.protocol.RayApi.ALL) {
+            client.apiextensions().v1().customResourceDefinitions()
+                    .resource(schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular())).create();
+        }
     }
 
     /** A schemaless CRD of a Kubeflow training job kind (the training operator's group and version). */

@@ -34,6 +34,8 @@ public final class ClusterSimulator implements AutoCloseable {
         JobController jobs = new JobController(client, clock);
         KubeflowJobController pyTorchJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB);
         KubeflowJobController mpiJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.MPI_JOB);
+        RayJobController rayJobs = new RayJobController(client, clock);
+        RayClusterController rayClusters = new RayClusterController(client, clock);
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
@@ -42,6 +44,8 @@ public final class ClusterSimulator implements AutoCloseable {
             new Step("job controller", jobs::reconcile),
             new Step("pytorchjob controller", pyTorchJobs::reconcile),
             new Step("mpijob controller", mpiJobs::reconcile),
+            new Step("rayjob controller", rayJobs::reconcile),
+            new Step("raycluster controller", rayClusters::reconcile),
             new Step("garbage collector", garbageCollector::reconcile),
             new Step("scheduler", scheduler::reconcile),
             new Step("kubelet", kubelet::reconcile));

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
-    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob");
+    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob",
+        "RayJob", "RayCluster");
 
     private final KubernetesClient client;
 
@@ -35,10 +36,13 @@ final class OwnerGarbageCollector {
         children.addAll(jobSets());
         List<GenericKubernetesResource> kubeflowJobs = kubeflowJobs();
         children.addAll(kubeflowJobs);
+        List<GenericKubernetesResource> rayObjects = rayObjects();
+        children.addAll(rayObjects);
         Set<String> owners = new HashSet<>();
         client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
         kubeflowJobs().forEach(j -> owners.add(j.getMetadata().getUid()));
+        rayObjects().forEach(r -> owners.add(r.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();
@@ -75,6 +79,14 @@ final class OwnerGarbageCollector {
             jobs.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
         }
         return jobs;
+    }
+
+    private List<GenericKubernetesResource> rayObjects() {
+        List<GenericKubernetesResource> objects = new ArrayList<>();
+        for (dev.berth.protocol.RayApi.Kind kind : dev.berth.protocol.RayApi.ALL) {
+            objects.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
+        }
+        return objects;
     }
 
     private List<GenericKubernetesResource> remoteWorkloads() {

@@ -22,7 +22,8 @@ public final class AttemptObjects {
     static final ResourceDefinitionContext JOBS = context("batch", "v1", "Job", "jobs");
     static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
     static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
+            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND));
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;
@@ -111,6 +112,10 @@ public final class AttemptObjects {
 
     private static boolean isMissingApi(KubernetesClientException e) {
         return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
+    }
+
+    private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {

@@ -43,7 +43,7 @@ public final class AttemptStatusComposer {
             }
         }
         status.setPodProblems(problems(pods));
-        Map<String, Object> primary = objects.isEmpty() ? Map.of() : objects.get(0);
+        Map<String, Object> primary = primary(objects);
         if (!"Pod".equals(primary.get("kind"))) {
             TemplatePods.map(primary, "status").ifPresent(s -> status.setObjectStatus(Map.copyOf(s)));
         } else {
@@ -67,6 +67,19 @@ public final class AttemptStatusComposer {
         status.setReason(previous.getReason());
         status.setMessage(describe(status));
         return status;
+    }
+
+    /**
+     * The object the agent created for the attempt: the one its RemoteWorkload owns. A worker's controller may
+     * copy the attempt's labels onto a child (KubeRay copies a RayJob's labels onto its RayCluster), so a
+     * labelled object is not necessarily the agent's; without an owned one, the first (pods of a pod group).
+     */
+    static Map<String, Object> primary(List<Map<String, Object>> objects) {
+        for (Map<String, Object> object : objects) {
+            List<Object> owners = TemplatePods.list(TemplatePods.map(object, "metadata").orElse(Map.of()), "ownerReferences");
+            if (owners.stream().anyMatch(o -> o instanceof Map<?, ?> m && "RemoteWorkload".equals(m.get("kind")))) return object;
+        }
+        return objects.isEmpty() ? Map.of() : objects.get(0);
     }
 
     private static String describe(RemoteWorkloadStatus s) {
@@ -94,6 +107,15 @@ public final class AttemptStatusComposer {
                 // the training operators' JobSucceeded and JobFailed conditions, as Kueue's kubeflowjob Finished reads them
                 if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
                 return conditionTrue(objectStatus, "Succeeded") ? RemoteWorkloadPhase.SUCCEEDED : null;
+            }
+            case "RayJob" -> {
+                // Kueue's RayJob.Finished: the deployment Complete or Failed; success is the Ray job's SUCCEEDED
+                Object deployment = objectStatus.get("jobDeploymentStatus");
+                if (!"Complete".equals(deployment) && !"Failed".equals(deployment)) return null;
+                return "SUCCEEDED".equals(objectStatus.get("jobStatus")) ? RemoteWorkloadPhase.SUCCEEDED : RemoteWorkloadPhase.FAILED;
+            }
+            case "RayCluster" -> {
+                return null; // Kueue's RayCluster.Finished: a cluster serves until it is deleted, never finished
             }
             default -> {
                 if (pods.isEmpty()) return null;

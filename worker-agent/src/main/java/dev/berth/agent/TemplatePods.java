@@ -48,6 +48,12 @@ public final class TemplatePods {
                     slots.add(new Slot(podSetFor(podSets, KubeflowJobKind.podSetName(type), index++), template.get()));
                 }
             }
+            case "RayJob", "RayCluster" -> {
+                int index = 0;
+                for (Map.Entry<String, Map<String, Object>> template : RayTemplates.templates(object)) {
+                    slots.add(new Slot(podSetFor(podSets, template.getKey(), index++), template.getValue()));
+                }
+            }
             case "List" -> {
                 List<Object> items = list(object, "items");
                 int podIndex = 0;
@@ -64,7 +70,8 @@ public final class TemplatePods {
 
     public static boolean isSupported(Map<String, Object> object) {
         return object != null && (List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")))
-                || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent());
+                || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent()
+                || dev.berth.protocol.RayApi.of(String.valueOf(object.get("kind"))).isPresent());
     }
 
     private static String podSetFor(List<PodSetPlacement> podSets, String name, int index) {

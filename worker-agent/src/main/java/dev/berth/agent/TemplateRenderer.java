@@ -30,6 +30,7 @@ public final class TemplateRenderer {
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
+        RayTemplates.defaultSubmitter(object);
         for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
@@ -51,6 +52,10 @@ public final class TemplateRenderer {
             case "PyTorchJob", "MPIJob" -> {
                 KubeflowJobKind kubeflow = KubeflowJobKind.of(kind).orElseThrow();
                 rendered.add(topLevel(owner, object, kubeflow.apiVersion(), kind, kubeflow.plural(), owner.name()));
+            }
+            case "RayJob", "RayCluster" -> {
+                dev.berth.protocol.RayApi.Kind ray = dev.berth.protocol.RayApi.of(kind).orElseThrow();
+                rendered.add(topLevel(owner, object, ray.apiVersion(), kind, ray.plural(), owner.name()));
             }
             default -> throw new IllegalArgumentException("unsupported template kind " + kind);
         }

@@ -64,8 +64,33 @@ class AttemptStatusComposerTest {
                         List.of(pod("m", "Succeeded"), pod("w", "Running")), RemoteWorkloadPhase.SUCCEEDED, 1, 1),
                 Arguments.of("mpijob Failed condition", List.of(kubeflow("MPIJob", "Failed", "True")),
                         List.of(failedWithExit("launcher")), RemoteWorkloadPhase.FAILED, 0, 0),
+                Arguments.of("rayjob running while its submitter runs", List.of(ray("RayJob", "Running", "RUNNING"), ray("RayCluster", null, null)),
+                        List.of(pod("head", "Running"), pod("submitter", "Running")), RemoteWorkloadPhase.RUNNING, 2, 0),
+                Arguments.of("the RemoteWorkload's own object decides, not a labelled child listed before it (KubeRay's RayCluster)",
+                        List.of(ownedBy(ray("RayCluster", null, null), "RayJob"), ownedBy(ray("RayJob", "Complete", "SUCCEEDED"), "RemoteWorkload")),
+                        List.of(pod("submitter", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 1),
+                Arguments.of("rayjob Complete with SUCCEEDED", List.of(ray("RayJob", "Complete", "SUCCEEDED")),
+                        List.of(pod("submitter", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 1),
+                Arguments.of("rayjob Failed deployment", List.of(ray("RayJob", "Failed", "FAILED")),
+                        List.of(failedWithExit("submitter")), RemoteWorkloadPhase.FAILED, 0, 0),
+                Arguments.of("raycluster never finishes, even with every pod ended", List.of(ray("RayCluster", null, null)),
+                        List.of(pod("head", "Succeeded")), RemoteWorkloadPhase.ADMITTED, 0, 1),
                 Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
                 Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
+    }
+
+    private static Map<String, Object> ownedBy(Map<String, Object> object, String ownerKind) {
+        Map<String, Object> owned = new java.util.LinkedHashMap<>(object);
+        owned.put("metadata", Map.of("ownerReferences", List.of(Map.of("kind", ownerKind, "controller", true))));
+        return owned;
+    }
+
+    private static Map<String, Object> ray(String kind, String deployment, String jobStatus) {
+        Map<String, Object> status = new java.util.LinkedHashMap<>();
+        if (deployment != null) status.put("jobDeploymentStatus", deployment);
+        if (jobStatus != null) status.put("jobStatus", jobStatus);
+        if (kind.equals("RayCluster")) status.put("state", "ready");
+        return Map.of("kind", kind, "status", status);
     }
 
     @ParameterizedTest(name = "{0}")

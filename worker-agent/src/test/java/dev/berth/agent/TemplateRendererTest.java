@@ -92,6 +92,32 @@ class TemplateRendererTest {
     }
 
     @Test
+    void rayJobRunsUnsuspendedWithoutManagedByWithKubeRaysDefaultSubmitterAndEachPodSetPinned() {
+        var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.rayJob("sum"), a100(), podSet("head", 1, "0", "cpu"),
+                podSet("gpu", 2, "8", "a100"), podSet("submitter", 1, "0", "cpu"));
+        spec.getFlavors().add(cpu);
+
+        RenderedObject job = TemplateRenderer.render(OWNER, spec).get(0);
+
+        assertThat(job.kind()).isEqualTo("RayJob");
+        assertThat(job.apiVersion()).isEqualTo("ray.io/v1");
+        assertThat(job.plural()).isEqualTo("rayjobs");
+        assertThat(at(job.body(), "spec")).containsEntry("suspend", false).doesNotContainKey("managedBy");
+        assertThat(at(job.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1").doesNotContainKey(Labels.QUEUE_NAME);
+        assertThat(at(job.body(), "spec", "rayClusterSpec", "headGroupSpec", "template", "spec", "nodeSelector"))
+                .isEqualTo(Map.of("node-role", "cpu"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> workers = (Map<String, Object>) ((List<?>) at(job.body(), "spec", "rayClusterSpec").get("workerGroupSpecs")).get(0);
+        assertThat(at(workers, "template", "spec", "nodeSelector")).isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+        assertThat(at(workers, "template", "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+        assertThat(at(job.body(), "spec", "submitterPodTemplate", "spec", "nodeSelector")).as("Kueue's default submitter, pinned too")
+                .isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(job.body(), "spec", "submitterPodTemplate", "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+        assertThat(at(spec.getTemplate(), "spec")).as("the spec's template is not changed").doesNotContainKey("submitterPodTemplate");
+    }
+
+    @Test
     void podGroupBecomesOnePodEachWithoutKueuesGate() {
         RemoteWorkloadSpec spec = spec("att-1", 1, Templates.podList(2), a100(), podSet("main", 2, "1", "a100"));
 

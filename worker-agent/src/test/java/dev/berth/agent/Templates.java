@@ -61,6 +61,22 @@ final class Templates {
                 "spec", new LinkedHashMap<>(Map.of("runPolicy", runPolicy, "pytorchReplicaSpecs", replicas))));
     }
 
+    /** A RayJob (ray.io/v1) as the manager holds it: suspended, managed by MultiKueue, a head and a worker group of two, no submitter template. */
+    static Map<String, Object> rayJob(String name) {
+        Map<String, Object> head = new LinkedHashMap<>(Map.of("template", rayPod("ray-head")));
+        Map<String, Object> workers = new LinkedHashMap<>(Map.of("groupName", "GPU", "replicas", 2, "template", rayPod("ray-worker")));
+        Map<String, Object> cluster = new LinkedHashMap<>(Map.of("headGroupSpec", head, "workerGroupSpecs", new ArrayList<>(List.of(workers))));
+        return new LinkedHashMap<>(Map.of("apiVersion", "ray.io/v1", "kind", "RayJob",
+                "metadata", new LinkedHashMap<>(Map.of("name", name, "labels", new LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq")))),
+                "spec", new LinkedHashMap<>(Map.of("suspend", true, "managedBy", "kueue.x-k8s.io/multikueue", "shutdownAfterJobFinishes", true,
+                        "rayClusterSpec", cluster))));
+    }
+
+    private static Map<String, Object> rayPod(String container) {
+        return new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
+                new ArrayList<>(List.of(Map.of("name", container, "image", "rayproject/ray:2.41.0")))))));
+    }
+
     private static Map<String, Object> kubeflowReplica(int replicas) {
         Map<String, Object> podTemplate = new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
                 new ArrayList<>(List.of(Map.of("name", "pytorch", "image", "i")))))));

@@ -43,6 +43,7 @@ final class TableColumns {
         if (group.equals("batch") && kind.equals("Job")) return JobAndPodColumns.job();
         var kubeflow = dev.berth.protocol.KubeflowJobKind.of(kind).filter(k -> k.group().equals(group));
         if (kubeflow.isPresent()) return KubeflowJobColumns.of(kubeflow.get());
+        if (group.equals(dev.berth.protocol.RayApi.GROUP) && dev.berth.protocol.RayApi.of(kind).isPresent()) return RayColumns.of(kind);
         if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();
         if (group.isEmpty() && kind.equals("Event")) {
             return List.of(

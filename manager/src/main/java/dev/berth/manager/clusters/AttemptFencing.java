@@ -21,7 +21,8 @@ final class AttemptFencing {
     private static final List<ResourceDefinitionContext> OWNERS = List.of(
             context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
             context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
+            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND));
 
     private final KubernetesClient client;
     private final String namespace;
@@ -82,6 +83,10 @@ final class AttemptFencing {
         if (pod.getStatus() == null) return true;
         String phase = pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {

@@ -14,8 +14,11 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String POD = "pod";
     public static final String PYTORCH_JOB = dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.framework();
     public static final String MPI_JOB = dev.berth.protocol.KubeflowJobKind.MPI_JOB.framework();
+    public static final String RAY_JOB = dev.berth.protocol.RayApi.RAY_JOB_KIND.framework();
+    public static final String RAY_CLUSTER = dev.berth.protocol.RayApi.RAY_CLUSTER_KIND.framework();
     /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
-    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB);
+    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
+            RAY_JOB, RAY_CLUSTER);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -32,6 +35,8 @@ public record IntegrationFrameworks(Set<String> enabled) {
             case "Job" -> BATCH_JOB;
             case "JobSet" -> JOBSET;
             case "Pod" -> POD;
+            case "RayJob" -> RAY_JOB;
+            case "RayCluster" -> RAY_CLUSTER;
             default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework).orElse(null);
         };
     }

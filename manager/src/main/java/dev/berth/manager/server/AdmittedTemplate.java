@@ -47,6 +47,15 @@ final class AdmittedTemplate {
             for (String type : kubeflow.replicaTypes()) {
                 podTemplate(replicaSpecs.path(type).path("template")).ifPresent(t -> merge(t, KubeflowJobKind.podSetName(type), checks));
             }
+        } else if (dev.berth.protocol.RayApi.of(kind).isPresent()) {
+            boolean job = kind.equals(dev.berth.protocol.RayApi.RAY_JOB);
+            JsonNode cluster = job ? template.path("spec").path("rayClusterSpec") : template.path("spec");
+            podTemplate(cluster.path("headGroupSpec").path("template")).ifPresent(t -> merge(t, dev.berth.protocol.RayApi.HEAD_POD_SET, checks));
+            for (JsonNode group : cluster.path("workerGroupSpecs")) {
+                String podSet = dev.berth.protocol.RayApi.workerPodSetName(group.path("groupName").asText());
+                podTemplate(group.path("template")).ifPresent(t -> merge(t, podSet, checks));
+            }
+            if (job) podTemplate(template.path("spec").path("submitterPodTemplate")).ifPresent(t -> merge(t, dev.berth.protocol.RayApi.SUBMITTER_POD_SET, checks));
         } else if (kind.equals(Resources.PODS.kind())) {
             merge(template, "main", checks);
         }

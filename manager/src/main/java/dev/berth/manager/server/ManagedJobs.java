@@ -19,7 +19,8 @@ import java.util.Set;
 final class ManagedJobs {
     static final String DEFAULT_LOCAL_QUEUE = "default";
     private static final Set<String> MANAGED_OWNER_KINDS = Set.of(KueueApi.JOB, KueueApi.JOBSET,
-            dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.kind(), dev.berth.protocol.KubeflowJobKind.MPI_JOB.kind());
+            dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.kind(), dev.berth.protocol.KubeflowJobKind.MPI_JOB.kind(),
+            dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER);
 
     private final ManagerState state;
 

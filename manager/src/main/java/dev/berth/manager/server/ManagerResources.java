@@ -8,6 +8,7 @@ import dev.berth.manager.objects.KubeflowWorkloads;
 import dev.berth.manager.objects.LocalQueueDecoder;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.PriorityClassDecoder;
+import dev.berth.manager.objects.RayWorkloads;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.security.RbacResources;
@@ -58,6 +59,8 @@ final class ManagerResources {
                         (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.PYTORCH_JOB, job, resolver)))
                 .add(Resources.MPI_JOBS, new OwnedWorkloadHooks(state, priorities,
                         (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.MPI_JOB, job, resolver)))
+                .add(Resources.RAY_JOBS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayJob))
+                .add(Resources.RAY_CLUSTERS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayCluster))
                 .add(Resources.PODS, new PodHooks(state, priorities))
                 .add(Resources.NAMESPACES, new NamespaceHooks(new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),

@@ -57,11 +57,15 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (kubeflow && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
+        boolean ray = dev.berth.protocol.RayApi.of(incoming.path("kind").asText()).isPresent();
+        if (ray && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
+            JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+        }
         if (op == Operation.CREATE && managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
-            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow) JobSuspension.suspend(incoming, true);
+            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow || ray) JobSuspension.suspend(incoming, true);
         }
         return incoming;
     }

@@ -21,8 +21,11 @@ final class Resources {
     static final ResourceType JOBSETS = new ResourceType(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, "jobsets", "jobset", KueueApi.JOBSET, true, List.of(), true);
     static final ResourceType PYTORCH_JOBS = kubeflow(KubeflowJobKind.PYTORCH_JOB);
     static final ResourceType MPI_JOBS = kubeflow(KubeflowJobKind.MPI_JOB);
+    static final ResourceType RAY_JOBS = ray(dev.berth.protocol.RayApi.RAY_JOB_KIND);
+    static final ResourceType RAY_CLUSTERS = ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND);
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
-    static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS);
+    static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS,
+            RAY_JOBS, RAY_CLUSTERS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
@@ -42,6 +45,10 @@ final class Resources {
     }
 
     private static ResourceType kubeflow(KubeflowJobKind kind) {
+        return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
+    }
+
+    private static ResourceType ray(dev.berth.protocol.RayApi.Kind kind) {
         return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
     }
 

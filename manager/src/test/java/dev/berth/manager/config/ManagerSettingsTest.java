@@ -127,7 +127,7 @@ class ManagerSettingsTest {
                 internalCertManagement: {enable: false}
                 webhook: {port: 9444}
                 featureGates: {TopologyAwareScheduling: true, ElasticJobsViaWorkloadSlices: false}
-                integrations: {frameworks: [batch/job, ray.io/rayjob], labelKeysToCopy: [team]}
+                integrations: {frameworks: [batch/job, ray.io/rayservice], labelKeysToCopy: [team]}
                 multiKueue: {gcInterval: 5m, dispatcherName: example.com/my-dispatcher}
                 fairSharing: {preemptionStrategies: [LessThanInitialShare]}
                 """), NONE).warnings();
@@ -138,7 +138,7 @@ class ManagerSettingsTest {
         assertThat(warnings.stream().map(ConfigWarning::toString)).contains(
                 "internalCertManagement.enable is not used by Berth: Berth serves no admission webhooks; TLS comes from the security flags");
         assertThat(warnings.stream().filter(w -> w.field().equals("integrations.frameworks[1]")).findFirst().orElseThrow().reason())
-                .contains("ray.io/rayjob");
+                .contains("ray.io/rayservice");
     }
 
     @Test
@@ -152,9 +152,10 @@ class ManagerSettingsTest {
     void kueuesOwnSampleConfigurationLoadsWithOnlyWarnings() throws Exception {
         Path sample = Path.of(ManagerSettingsTest.class.getResource("/kueue/controller_manager_config.yaml").toURI());
         ManagerSettings s = KueueConfigurationFile.settings(sample, NONE);
-        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod");
+        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod",
+                "ray.io/rayjob", "ray.io/raycluster");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(8);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(6);
     }
 }

@@ -173,6 +173,8 @@ class DeployManifestsTest {
                 "jobset.x-k8s.io/jobsets", createListDelete,
                 "kubeflow.org/pytorchjobs", createListDelete,
                 "kubeflow.org/mpijobs", createListDelete,
+                "ray.io/rayjobs", createListDelete,
+                "ray.io/rayclusters", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
                 "/nodes", Set.of("list")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
@@ -194,6 +196,8 @@ class DeployManifestsTest {
                 "jobset.x-k8s.io/jobsets", Set.of("list", "delete"),
                 "kubeflow.org/pytorchjobs", Set.of("list", "delete"),
                 "kubeflow.org/mpijobs", Set.of("list", "delete"),
+                "ray.io/rayjobs", Set.of("list", "delete"),
+                "ray.io/rayclusters", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),

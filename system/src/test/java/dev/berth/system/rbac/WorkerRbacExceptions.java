@@ -25,7 +25,8 @@ final class WorkerRbacExceptions {
                     "fencing an old JobSet attempt on a cluster whose agent is lost (AttemptFencing deletes Jobs and JobSets alike, "
                             + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS),
             kubeflowAgentDelete("pytorchjobs"), kubeflowAgentDelete("mpijobs"),
-            kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"));
+            kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"),
+            rayFence("rayjobs"), rayFence("rayclusters"));
 
     /** KubeflowJobsSystemTest creates these; whether the agent or the cluster's garbage collector removes a finished copy is a race. */
     private static Allowed kubeflowAgentDelete(String resource) {
@@ -37,6 +38,12 @@ final class WorkerRbacExceptions {
     private static Allowed kubeflowFence(String resource) {
         return new Allowed(ClientIdentity.MANAGER, "delete", "kubeflow.org", resource,
                 "fencing an old Kubeflow job attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
+                        + "FailoverSystemTest fences Job attempts only)");
+    }
+
+    private static Allowed rayFence(String resource) {
+        return new Allowed(ClientIdentity.MANAGER, "delete", "ray.io", resource,
+                "fencing an old Ray attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
                         + "FailoverSystemTest fences Job attempts only)");
     }
 
