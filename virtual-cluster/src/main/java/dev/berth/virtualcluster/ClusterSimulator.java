@@ -34,6 +34,9 @@ public final class ClusterSimulator implements AutoCloseable {
         JobController jobs = new JobController(client, clock);
         KubeflowJobController pyTorchJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB);
         KubeflowJobController mpiJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.MPI_JOB);
+        ServingController deployments = new ServingController(client, dev.berth.protocol.ServingKind.DEPLOYMENT);
+        ServingController statefulSets = new ServingController(client, dev.berth.protocol.ServingKind.STATEFUL_SET);
+        ServingController leaderWorkerSets = new ServingController(client, dev.berth.protocol.ServingKind.LEADER_WORKER_SET);
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
@@ -42,6 +45,9 @@ public final class ClusterSimulator implements AutoCloseable {
             new Step("job controller", jobs::reconcile),
             new Step("pytorchjob controller", pyTorchJobs::reconcile),
             new Step("mpijob controller", mpiJobs::reconcile),
+            new Step("deployment controller", deployments::reconcile),
+            new Step("statefulset controller", statefulSets::reconcile),
+            new Step("leaderworkerset controller", leaderWorkerSets::reconcile),
             new Step("garbage collector", garbageCollector::reconcile),
             new Step("scheduler", scheduler::reconcile),
             new Step("kubelet", kubelet::reconcile));

@@ -14,13 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets and Kubeflow jobs
- * whose owner (a Job, JobSet, PyTorchJob, MPIJob or RemoteWorkload) no longer exists. Children are listed before owners, so
+ * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets, Kubeflow jobs and serving objects
+ * whose owner (a Job, JobSet, PyTorchJob, MPIJob, Deployment, StatefulSet, LeaderWorkerSet or RemoteWorkload) no longer exists. Children are listed before owners, so
  * an owner created after the children's list cannot be missed.
  */
 final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
-    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob");
+    private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob",
+            "Deployment", "StatefulSet", "LeaderWorkerSet");
 
     private final KubernetesClient client;
 
@@ -35,10 +36,13 @@ final class OwnerGarbageCollector {
         children.addAll(jobSets());
         List<GenericKubernetesResource> kubeflowJobs = kubeflowJobs();
         children.addAll(kubeflowJobs);
+        List<GenericKubernetesResource> servingObjects = servingObjects();
+        children.addAll(servingObjects);
         Set<String> owners = new HashSet<>();
         client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
         kubeflowJobs().forEach(j -> owners.add(j.getMetadata().getUid()));
+        servingObjects.forEach(j -> owners.add(j.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();
@@ -75,6 +79,14 @@ final class OwnerGarbageCollector {
             jobs.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
         }
         return jobs;
+    }
+
+    private List<GenericKubernetesResource> servingObjects() {
+        List<GenericKubernetesResource> objects = new ArrayList<>();
+        for (dev.berth.protocol.ServingKind kind : dev.berth.protocol.ServingKind.ALL) {
+            objects.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
+        }
+        return objects;
     }
 
     private List<GenericKubernetesResource> remoteWorkloads() {

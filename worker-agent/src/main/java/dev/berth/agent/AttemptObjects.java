@@ -1,6 +1,7 @@
 package dev.berth.agent;
 
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -22,7 +23,8 @@ public final class AttemptObjects {
     static final ResourceDefinitionContext JOBS = context("batch", "v1", "Job", "jobs");
     static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
     static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
+            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;
@@ -111,6 +113,10 @@ public final class AttemptObjects {
 
     private static boolean isMissingApi(KubernetesClientException e) {
         return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
+    }
+
+    private static ResourceDefinitionContext serving(ServingKind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {

@@ -95,6 +95,9 @@ public final class AttemptStatusComposer {
                 if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
                 return conditionTrue(objectStatus, "Succeeded") ? RemoteWorkloadPhase.SUCCEEDED : null;
             }
+            case "Deployment", "StatefulSet", "LeaderWorkerSet" -> {
+                return null; // serving: admitted as long-running, never finished while it exists (Kueue's serving integrations)
+            }
             default -> {
                 if (pods.isEmpty()) return null;
                 if (pods.stream().anyMatch(p -> "Failed".equals(phaseOf(p)))) return RemoteWorkloadPhase.FAILED;

@@ -2,6 +2,7 @@ package dev.berth.manager.clusters;
 
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -21,7 +22,8 @@ final class AttemptFencing {
     private static final List<ResourceDefinitionContext> OWNERS = List.of(
             context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
             context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB));
+            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
+            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;
     private final String namespace;
@@ -82,6 +84,10 @@ final class AttemptFencing {
         if (pod.getStatus() == null) return true;
         String phase = pod.getStatus().getPhase();
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    private static ResourceDefinitionContext serving(ServingKind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 
     private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {

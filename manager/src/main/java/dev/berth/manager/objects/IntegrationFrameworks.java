@@ -15,7 +15,11 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String PYTORCH_JOB = dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.framework();
     public static final String MPI_JOB = dev.berth.protocol.KubeflowJobKind.MPI_JOB.framework();
     /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
-    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB);
+    public static final String DEPLOYMENT = dev.berth.protocol.ServingKind.DEPLOYMENT.framework();
+    public static final String STATEFUL_SET = dev.berth.protocol.ServingKind.STATEFUL_SET.framework();
+    public static final String LEADER_WORKER_SET = dev.berth.protocol.ServingKind.LEADER_WORKER_SET.framework();
+    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
+            DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -32,7 +36,8 @@ public record IntegrationFrameworks(Set<String> enabled) {
             case "Job" -> BATCH_JOB;
             case "JobSet" -> JOBSET;
             case "Pod" -> POD;
-            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework).orElse(null);
+            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework)
+                    .or(() -> dev.berth.protocol.ServingKind.of(kind).map(dev.berth.protocol.ServingKind::framework)).orElse(null);
         };
     }
 

@@ -25,7 +25,8 @@ public final class SchemaCatalog {
             "kueue/admissionchecks", "kueue/clusterqueues", "kueue/cohorts", "kueue/localqueues",
             "kueue/multikueueclusters", "kueue/multikueueconfigs", "kueue/resourceflavors",
             "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets",
-            "kubeflow/pytorchjobs", "kubeflow/mpijobs");
+            "kubeflow/pytorchjobs", "kubeflow/mpijobs",
+            "lws/leaderworkersets");
     private static final String KUBERNETES = "kubernetes/swagger-v1.32-subset.json.gz";
 
     private final Definitions definitions;

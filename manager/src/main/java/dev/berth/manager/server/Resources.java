@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.api.ResourceType;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.ServingKind;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,8 +22,12 @@ final class Resources {
     static final ResourceType JOBSETS = new ResourceType(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, "jobsets", "jobset", KueueApi.JOBSET, true, List.of(), true);
     static final ResourceType PYTORCH_JOBS = kubeflow(KubeflowJobKind.PYTORCH_JOB);
     static final ResourceType MPI_JOBS = kubeflow(KubeflowJobKind.MPI_JOB);
+    static final ResourceType DEPLOYMENTS = serving(ServingKind.DEPLOYMENT);
+    static final ResourceType STATEFUL_SETS = serving(ServingKind.STATEFUL_SET);
+    static final ResourceType LEADER_WORKER_SETS = serving(ServingKind.LEADER_WORKER_SET);
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
-    static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS);
+    static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS,
+            DEPLOYMENTS, STATEFUL_SETS, LEADER_WORKER_SETS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
@@ -43,6 +48,10 @@ final class Resources {
 
     private static ResourceType kubeflow(KubeflowJobKind kind) {
         return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
+    }
+
+    private static ResourceType serving(ServingKind kind) {
+        return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, kind.shortNames(), true);
     }
 
     private static ResourceType kueue(String plural, String singular, String kind, boolean namespaced, List<String> shortNames, boolean hasStatus) {
