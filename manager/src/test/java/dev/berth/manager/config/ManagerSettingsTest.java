@@ -152,9 +152,10 @@ class ManagerSettingsTest {
     void kueuesOwnSampleConfigurationLoadsWithOnlyWarnings() throws Exception {
         Path sample = Path.of(ManagerSettingsTest.class.getResource("/kueue/controller_manager_config.yaml").toURI());
         ManagerSettings s = KueueConfigurationFile.settings(sample, NONE);
-        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod");
+        assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod",
+                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(8);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(5);
     }
 }

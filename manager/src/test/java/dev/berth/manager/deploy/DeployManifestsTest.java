@@ -166,13 +166,16 @@ class DeployManifestsTest {
     @Test
     void agentIsGrantedExactlyWhatItNeeds() {
         Set<String> createListDelete = Set.of("list", "create", "delete");
-        assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(Map.of(
+        assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(grantsOf(
                 "berth.dev/remoteworkloads", Set.of("list", "watch"),
                 "berth.dev/remoteworkloads/status", Set.of("update"),
                 "batch/jobs", createListDelete,
                 "jobset.x-k8s.io/jobsets", createListDelete,
                 "kubeflow.org/pytorchjobs", createListDelete,
                 "kubeflow.org/mpijobs", createListDelete,
+                "apps/deployments", createListDelete,
+                "apps/statefulsets", createListDelete,
+                "leaderworkerset.x-k8s.io/leaderworkersets", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
                 "/nodes", Set.of("list")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
@@ -194,6 +197,9 @@ class DeployManifestsTest {
                 "jobset.x-k8s.io/jobsets", Set.of("list", "delete"),
                 "kubeflow.org/pytorchjobs", Set.of("list", "delete"),
                 "kubeflow.org/mpijobs", Set.of("list", "delete"),
+                "apps/deployments", Set.of("list", "delete"),
+                "apps/statefulsets", Set.of("list", "delete"),
+                "leaderworkerset.x-k8s.io/leaderworkersets", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),
@@ -402,5 +408,13 @@ class DeployManifestsTest {
             throw new AssertionError("cannot find deploy/ next to " + module);
         }
         return root;
+    }
+
+    /** A map of grants from resource, verbs pairs (more than Map.of takes). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Set<String>> grantsOf(Object... resourceThenVerbs) {
+        Map<String, Set<String>> grants = new java.util.HashMap<>();
+        for (int i = 0; i < resourceThenVerbs.length; i += 2) grants.put((String) resourceThenVerbs[i], (Set<String>) resourceThenVerbs[i + 1]);
+        return grants;
     }
 }
