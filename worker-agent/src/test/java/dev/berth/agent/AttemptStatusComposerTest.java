@@ -64,6 +64,12 @@ class AttemptStatusComposerTest {
                         List.of(pod("m", "Succeeded"), pod("w", "Running")), RemoteWorkloadPhase.SUCCEEDED, 1, 1),
                 Arguments.of("mpijob Failed condition", List.of(kubeflow("MPIJob", "Failed", "True")),
                         List.of(failedWithExit("launcher")), RemoteWorkloadPhase.FAILED, 0, 0),
+                Arguments.of("a deployment serves on, never finished, though a replaced pod ended",
+                        List.of(Map.of("kind", "Deployment", "status", Map.of("readyReplicas", 2))),
+                        List.of(pod("a", "Running"), pod("b", "Running"), pod("c", "Succeeded")), RemoteWorkloadPhase.RUNNING, 2, 1),
+                Arguments.of("a leaderworkerset whose pods all ended is still not finished",
+                        List.of(Map.of("kind", "LeaderWorkerSet", "status", Map.of())),
+                        List.of(pod("a", "Succeeded")), RemoteWorkloadPhase.ADMITTED, 0, 1),
                 Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
                 Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
     }
