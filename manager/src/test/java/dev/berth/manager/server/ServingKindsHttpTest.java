@@ -109,6 +109,19 @@ class ServingKindsHttpTest {
     }
 
     @Test
+    void aStrategicMergePatchMergesADeploymentsContainersByName() throws Exception {
+        assertThat(post(DEPLOYMENTS, example("deployment.yaml")).statusCode()).isEqualTo(201);
+
+        HttpResponse<String> patched = harness.client().send("PATCH", DEPLOYMENTS + "/vllm-server", "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"vllm\",\"image\":\"docker.io/vllm/vllm-openai:v0.6.4\"}]}}}}");
+
+        assertThat(patched.statusCode()).isEqualTo(200);
+        JsonNode container = harness.client().get(DEPLOYMENTS + "/vllm-server").at("/spec/template/spec/containers/0");
+        assertThat(container.path("image").asText()).isEqualTo("docker.io/vllm/vllm-openai:v0.6.4");
+        assertThat(container.at("/resources/requests/nvidia.com~1gpu").asText()).as("merged by name, not replaced").isEqualTo("1");
+    }
+
+    @Test
     void theExampleLeaderWorkerSetIsQueuedAsLeaderAndWorkers() throws Exception {
         assertThat(post(LWS, example("leaderworkerset.yaml")).statusCode()).isEqualTo(201);
 
