@@ -1,6 +1,7 @@
 package dev.berth.virtualcluster;
 
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,6 +32,9 @@ final class ClusterCrds {
             client.apiextensions().v1().customResourceDefinitions()
                     .resource(schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular())).create();
         }
+        ServingKind lws = ServingKind.LEADER_WORKER_SET;
+        client.apiextensions().v1().customResourceDefinitions()
+            .resource(schemaless(lws.group(), lws.version(), lws.kind(), lws.plural(), lws.singular())).create();
     }
 
     /** A schemaless CRD of a Kubeflow training job kind (the training operator's group and version). */

@@ -36,6 +36,9 @@ public final class ClusterSimulator implements AutoCloseable {
         KubeflowJobController mpiJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.MPI_JOB);
         RayJobController rayJobs = new RayJobController(client, clock);
         RayClusterController rayClusters = new RayClusterController(client, clock);
+        ServingController deployments = new ServingController(client, dev.berth.protocol.ServingKind.DEPLOYMENT);
+        ServingController statefulSets = new ServingController(client, dev.berth.protocol.ServingKind.STATEFUL_SET);
+        ServingController leaderWorkerSets = new ServingController(client, dev.berth.protocol.ServingKind.LEADER_WORKER_SET);
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
@@ -46,6 +49,9 @@ public final class ClusterSimulator implements AutoCloseable {
             new Step("mpijob controller", mpiJobs::reconcile),
             new Step("rayjob controller", rayJobs::reconcile),
             new Step("raycluster controller", rayClusters::reconcile),
+            new Step("deployment controller", deployments::reconcile),
+            new Step("statefulset controller", statefulSets::reconcile),
+            new Step("leaderworkerset controller", leaderWorkerSets::reconcile),
             new Step("garbage collector", garbageCollector::reconcile),
             new Step("scheduler", scheduler::reconcile),
             new Step("kubelet", kubelet::reconcile));

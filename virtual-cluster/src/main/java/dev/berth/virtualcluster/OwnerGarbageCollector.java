@@ -14,14 +14,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets and Kubeflow jobs
- * whose owner (a Job, JobSet, PyTorchJob, MPIJob or RemoteWorkload) no longer exists. Children are listed before owners, so
+ * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets, Kubeflow jobs and serving objects
+ * whose owner (a Job, JobSet, PyTorchJob, MPIJob, Deployment, StatefulSet, LeaderWorkerSet or RemoteWorkload) no longer exists. Children are listed before owners, so
  * an owner created after the children's list cannot be missed.
  */
 final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
     private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob",
-        "RayJob", "RayCluster");
+        "RayJob", "RayCluster",
+            "Deployment", "StatefulSet", "LeaderWorkerSet");
 
     private final KubernetesClient client;
 
@@ -38,11 +39,14 @@ final class OwnerGarbageCollector {
         children.addAll(kubeflowJobs);
         List<GenericKubernetesResource> rayObjects = rayObjects();
         children.addAll(rayObjects);
+        List<GenericKubernetesResource> servingObjects = servingObjects();
+        children.addAll(servingObjects);
         Set<String> owners = new HashSet<>();
         client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
         kubeflowJobs().forEach(j -> owners.add(j.getMetadata().getUid()));
         rayObjects().forEach(r -> owners.add(r.getMetadata().getUid()));
+        servingObjects.forEach(j -> owners.add(j.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();
@@ -84,6 +88,14 @@ final class OwnerGarbageCollector {
     private List<GenericKubernetesResource> rayObjects() {
         List<GenericKubernetesResource> objects = new ArrayList<>();
         for (dev.berth.protocol.RayApi.Kind kind : dev.berth.protocol.RayApi.ALL) {
+            objects.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
+        }
+        return objects;
+    }
+
+    private List<GenericKubernetesResource> servingObjects() {
+        List<GenericKubernetesResource> objects = new ArrayList<>();
+        for (dev.berth.protocol.ServingKind kind : dev.berth.protocol.ServingKind.ALL) {
             objects.addAll(client.genericKubernetesResources(kind.apiVersion(), kind.kind()).inAnyNamespace().list().getItems());
         }
         return objects;

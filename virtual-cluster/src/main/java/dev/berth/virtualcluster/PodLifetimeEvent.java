@@ -18,7 +18,9 @@ public record PodLifetimeEvent(
         Labels.REMOTE_WORKLOAD, Labels.ATTEMPT_ID, Labels.WORKLOAD_NAME, "job-name",
         KubeflowJobKind.JOB_NAME_LABEL, KubeflowJobKind.REPLICA_TYPE_LABEL, KubeflowJobKind.REPLICA_INDEX_LABEL,
         KubeflowJobKind.JOB_ROLE_LABEL,
-        dev.berth.protocol.RayApi.CLUSTER_LABEL, dev.berth.protocol.RayApi.NODE_TYPE_LABEL, dev.berth.protocol.RayApi.GROUP_LABEL);
+        dev.berth.protocol.RayApi.CLUSTER_LABEL, dev.berth.protocol.RayApi.NODE_TYPE_LABEL, dev.berth.protocol.RayApi.GROUP_LABEL,
+        dev.berth.protocol.ServingKind.LWS_GROUP_INDEX_LABEL, dev.berth.protocol.ServingKind.LWS_WORKER_INDEX_LABEL,
+        dev.berth.protocol.ServingKind.POD_INDEX_LABEL);
 
     public PodLifetimeEvent {
         labels = Map.copyOf(labels);

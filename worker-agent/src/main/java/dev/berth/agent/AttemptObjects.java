@@ -1,6 +1,7 @@
 package dev.berth.agent;
 
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,7 +24,8 @@ public final class AttemptObjects {
     static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
     static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
             kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
-            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND));
+            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
+            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;
@@ -115,6 +117,10 @@ public final class AttemptObjects {
     }
 
     private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
+    }
+
+    private static ResourceDefinitionContext serving(ServingKind kind) {
         return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 

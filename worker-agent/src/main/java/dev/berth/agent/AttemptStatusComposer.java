@@ -117,6 +117,9 @@ public final class AttemptStatusComposer {
             case "RayCluster" -> {
                 return null; // Kueue's RayCluster.Finished: a cluster serves until it is deleted, never finished
             }
+            case "Deployment", "StatefulSet", "LeaderWorkerSet" -> {
+                return null; // serving: admitted as long-running, never finished while it exists (Kueue's serving integrations)
+            }
             default -> {
                 if (pods.isEmpty()) return null;
                 if (pods.stream().anyMatch(p -> "Failed".equals(phaseOf(p)))) return RemoteWorkloadPhase.FAILED;

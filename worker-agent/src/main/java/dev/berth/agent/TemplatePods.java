@@ -1,6 +1,7 @@
 package dev.berth.agent;
 
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.crd.PodSetPlacement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,15 @@ public final class TemplatePods {
                     slots.add(new Slot(podSetFor(podSets, template.getKey(), index++), template.getValue()));
                 }
             }
+            case "Deployment", "StatefulSet" -> map(map(object, "spec"), "template")
+                    .ifPresent(t -> slots.add(new Slot(podSetFor(podSets, ServingKind.MAIN_POD_SET, 0), t)));
+            case "LeaderWorkerSet" -> {
+                Optional<Map<String, Object>> lwt = map(map(object, "spec"), "leaderWorkerTemplate");
+                Optional<Map<String, Object>> leader = map(lwt, "leaderTemplate");
+                leader.ifPresent(t -> slots.add(new Slot(podSetFor(podSets, ServingKind.LEADER_POD_SET, 0), t)));
+                String workers = leader.isPresent() ? ServingKind.WORKER_POD_SET : ServingKind.MAIN_POD_SET;
+                map(lwt, "workerTemplate").ifPresent(t -> slots.add(new Slot(podSetFor(podSets, workers, slots.size()), t)));
+            }
             case "List" -> {
                 List<Object> items = list(object, "items");
                 int podIndex = 0;
@@ -71,7 +81,8 @@ public final class TemplatePods {
     public static boolean isSupported(Map<String, Object> object) {
         return object != null && (List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")))
                 || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent()
-                || dev.berth.protocol.RayApi.of(String.valueOf(object.get("kind"))).isPresent());
+                || dev.berth.protocol.RayApi.of(String.valueOf(object.get("kind"))).isPresent()
+                || ServingKind.of(String.valueOf(object.get("kind"))).isPresent());
     }
 
     private static String podSetFor(List<PodSetPlacement> podSets, String name, int index) {

@@ -1,6 +1,7 @@
 package dev.berth.agent;
 
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.FlavorDefinition;
@@ -57,6 +58,10 @@ public final class TemplateRenderer {
                 dev.berth.protocol.RayApi.Kind ray = dev.berth.protocol.RayApi.of(kind).orElseThrow();
                 rendered.add(topLevel(owner, object, ray.apiVersion(), kind, ray.plural(), owner.name()));
             }
+            case "Deployment", "StatefulSet", "LeaderWorkerSet" -> {
+                ServingKind serving = ServingKind.of(kind).orElseThrow();
+                rendered.add(topLevel(owner, object, serving.apiVersion(), kind, serving.plural(), owner.name()));
+            }
             default -> throw new IllegalArgumentException("unsupported template kind " + kind);
         }
         return rendered;
@@ -99,6 +104,9 @@ public final class TemplateRenderer {
             Map<String, Object> runPolicy = TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(object, "spec"), "runPolicy");
             runPolicy.put("suspend", false);
             runPolicy.remove("managedBy"); // as Kueue's kubeflowjob MultiKueue adapter: the worker's operator runs the copy
+        } else if (ServingKind.of(kind).isPresent()) {
+            // no suspend switch: the copy runs once created; a LeaderWorkerSet's copy loses the manager's managedBy, if any
+            TemplatePods.map(object, "spec").ifPresent(spec -> spec.remove("managedBy"));
         } else if (!"Pod".equals(kind)) {
             Map<String, Object> spec = TemplatePods.mapOrCreate(object, "spec");
             spec.put("suspend", false);

@@ -75,6 +75,12 @@ class AttemptStatusComposerTest {
                         List.of(failedWithExit("submitter")), RemoteWorkloadPhase.FAILED, 0, 0),
                 Arguments.of("raycluster never finishes, even with every pod ended", List.of(ray("RayCluster", null, null)),
                         List.of(pod("head", "Succeeded")), RemoteWorkloadPhase.ADMITTED, 0, 1),
+                Arguments.of("a deployment serves on, never finished, though a replaced pod ended",
+                        List.of(Map.of("kind", "Deployment", "status", Map.of("readyReplicas", 2))),
+                        List.of(pod("a", "Running"), pod("b", "Running"), pod("c", "Succeeded")), RemoteWorkloadPhase.RUNNING, 2, 1),
+                Arguments.of("a leaderworkerset whose pods all ended is still not finished",
+                        List.of(Map.of("kind", "LeaderWorkerSet", "status", Map.of())),
+                        List.of(pod("a", "Succeeded")), RemoteWorkloadPhase.ADMITTED, 0, 1),
                 Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
                 Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
     }

@@ -118,6 +118,26 @@ class TemplateRendererTest {
     }
 
     @Test
+    void leaderWorkerSetRunsAsCreatedWithNoSuspendSwitchItsLeaderAndWorkersPinnedToTheirPodSetsFlavors() {
+        var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.leaderWorkerSet("llm"), a100(), podSet("leader", 1, "0", "cpu"),
+                podSet("worker", 2, "8", "a100"));
+        spec.getFlavors().add(cpu);
+
+        RenderedObject lws = TemplateRenderer.render(OWNER, spec).get(0);
+
+        assertThat(lws.kind()).isEqualTo("LeaderWorkerSet");
+        assertThat(lws.apiVersion()).isEqualTo("leaderworkerset.x-k8s.io/v1");
+        assertThat(lws.plural()).isEqualTo("leaderworkersets");
+        assertThat(at(lws.body(), "spec")).doesNotContainKey("suspend");
+        assertThat(at(lws.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1").doesNotContainKey(Labels.QUEUE_NAME);
+        assertThat(at(lws.body(), "spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "nodeSelector")).isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(lws.body(), "spec", "leaderWorkerTemplate", "workerTemplate", "spec", "nodeSelector"))
+                .isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+        assertThat(at(lws.body(), "spec", "leaderWorkerTemplate", "workerTemplate", "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+    }
+
+    @Test
     void podGroupBecomesOnePodEachWithoutKueuesGate() {
         RemoteWorkloadSpec spec = spec("att-1", 1, Templates.podList(2), a100(), podSet("main", 2, "1", "a100"));
 
@@ -133,7 +153,7 @@ class TemplateRendererTest {
 
     @Test
     void unsupportedKindsAreRecognised() {
-        assertThat(TemplateRenderer.canRender(spec("a", 1, Map.of("kind", "Deployment"), a100()))).isFalse();
+        assertThat(TemplateRenderer.canRender(spec("a", 1, Map.of("kind", "SparkApplication"), a100()))).isFalse();
         assertThat(TemplateRenderer.canRender(spec("a", 1, null, a100()))).isFalse();
     }
 

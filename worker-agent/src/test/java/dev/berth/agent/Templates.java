@@ -77,6 +77,17 @@ final class Templates {
                 new ArrayList<>(List.of(Map.of("name", container, "image", "rayproject/ray:2.41.0")))))));
     }
 
+    /** A LeaderWorkerSet (leaderworkerset.x-k8s.io/v1) as the manager holds it: one group of a leader and two workers. */
+    static Map<String, Object> leaderWorkerSet(String name) {
+        Map<String, Object> lwt = new LinkedHashMap<>();
+        lwt.put("size", 3);
+        lwt.put("leaderTemplate", kubeflowReplica(1).get("template"));
+        lwt.put("workerTemplate", kubeflowReplica(1).get("template"));
+        return new LinkedHashMap<>(Map.of("apiVersion", "leaderworkerset.x-k8s.io/v1", "kind", "LeaderWorkerSet",
+                "metadata", new LinkedHashMap<>(Map.of("name", name, "labels", new LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq")))),
+                "spec", new LinkedHashMap<>(Map.of("replicas", 1, "leaderWorkerTemplate", lwt))));
+    }
+
     private static Map<String, Object> kubeflowReplica(int replicas) {
         Map<String, Object> podTemplate = new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
                 new ArrayList<>(List.of(Map.of("name", "pytorch", "image", "i")))))));

@@ -81,7 +81,8 @@ final class AggregatedDiscovery {
                 ObjectNode parent = byName.get(name.substring(0, slash));
                 if (parent == null) continue;
                 ObjectNode sub = parent.withArray("subresources").addObject().put("subresource", name.substring(slash + 1));
-                sub.set("responseKind", kind(group, version, resource.path("kind").asText()));
+                sub.set("responseKind", kind(resource.path("group").asText(group), resource.path("version").asText(version),
+                        resource.path("kind").asText()));
                 sub.set("verbs", resource.path("verbs").isArray() ? resource.get("verbs").deepCopy() : NODES.arrayNode());
             }
         }

@@ -8,7 +8,11 @@ import java.util.List;
  * {@code /apis/{group}/{version}/...} for the others, with or without {@code namespaces/{ns}/},
  * optionally naming an object and its {@code status} subresource.
  */
-record ApiRoute(ResourcePath path, boolean status) {
+record ApiRoute(ResourcePath path, boolean status, boolean scale) {
+    ApiRoute(ResourcePath path, boolean status) {
+        this(path, status, false);
+    }
+
     boolean collection() {
         return path.name() == null;
     }
@@ -43,11 +47,12 @@ record ApiRoute(ResourcePath path, boolean status) {
                 .filter(t -> registry.serves(t, version))
                 .orElseThrow(ApiException::noSuchResource);
         String name = resource.size() > 1 ? resource.get(1) : null;
-        boolean status = resource.size() == 3;
+        boolean scale = resource.size() == 3 && resource.get(2).equals("scale") && ScaleSubresource.scalable(type);
+        boolean status = resource.size() == 3 && !scale;
         if (status && (!resource.get(2).equals("status") || !type.hasStatus())) throw ApiException.noSuchResource();
         if (namespacedForm && !type.namespaced()) throw ApiException.noSuchResource();
         if (!namespacedForm && type.namespaced() && name != null) throw ApiException.noSuchResource();
         if (!type.namespaced()) namespace = "";
-        return new ApiRoute(new ResourcePath(type, version, namespace, name), status);
+        return new ApiRoute(new ResourcePath(type, version, namespace, name), status, scale);
     }
 }

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * The strategic-merge-patch shapes of the built-in kinds Berth serves, taken from the
  * {@code patchStrategy}/{@code patchMergeKey} tags of Kubernetes' Go types (k8s.io/api core/v1,
- * batch/v1; ObjectMeta from apimachinery). Lists without a tag (tolerations, args, command, envFrom,
+ * batch/v1, apps/v1; ObjectMeta from apimachinery). Lists without a tag (tolerations, args, command, envFrom,
  * RBAC rules and subjects, container statuses, ...) are atomic and replaced. Custom resources have no
  * entry: kube-apiserver refuses a strategic merge patch on them (415), and so does Berth.
  */
@@ -60,6 +60,12 @@ final class BuiltInPatchShapes {
             .object("spec", PatchShape.of().object("template", POD_TEMPLATE))
             .object("status", CONDITIONS_BY_TYPE);
 
+    /** apps/v1 Deployment and StatefulSet: their pod template; status conditions by type (DeploymentStatus, StatefulSetStatus). */
+    static final PatchShape APPS_WORKLOAD = PatchShape.of()
+            .object("metadata", OBJECT_META)
+            .object("spec", PatchShape.of().object("template", POD_TEMPLATE))
+            .object("status", CONDITIONS_BY_TYPE);
+
     static final PatchShape NAMESPACE = PatchShape.of()
             .object("metadata", OBJECT_META)
             .object("status", CONDITIONS_BY_TYPE);
@@ -70,6 +76,8 @@ final class BuiltInPatchShapes {
     private static final Map<String, PatchShape> BY_KIND = Map.ofEntries(
             Map.entry(key(KueueApi.BATCH_GROUP, KueueApi.JOB), JOB),
             Map.entry(key("", KueueApi.POD), POD),
+            Map.entry(key("apps", "Deployment"), APPS_WORKLOAD),
+            Map.entry(key("apps", "StatefulSet"), APPS_WORKLOAD),
             Map.entry(key("", KueueApi.NAMESPACE), NAMESPACE),
             Map.entry(key("", KueueApi.SECRET), METADATA_ONLY),
             Map.entry(key("", dev.berth.protocol.Events.KIND), METADATA_ONLY),

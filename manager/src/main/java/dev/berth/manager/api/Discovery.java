@@ -96,6 +96,12 @@ final class Discovery {
                         .put("namespaced", type.namespaced()).put("kind", type.kind());
                 STATUS_VERBS.forEach(status.putArray("verbs")::add);
             }
+            if (ScaleSubresource.scalable(type)) {
+                ObjectNode scale = resources.addObject().put("name", type.plural() + "/scale").put("singularName", "")
+                        .put("namespaced", type.namespaced()).put("group", ScaleSubresource.GROUP)
+                        .put("version", ScaleSubresource.VERSION).put("kind", ScaleSubresource.KIND);
+                STATUS_VERBS.forEach(scale.putArray("verbs")::add);
+            }
         }
         for (ResourceType review : REVIEWS) {
             if (!review.group().equals(group) || !review.version().equals(version)) continue;

@@ -50,6 +50,8 @@ final class RequestRouter {
                 return read(request, path, service.list(path, ListOptions.of(request)));
             }
             if (method.equals("POST") && path.namespace() != null) return create(target, request, path, known(request, path, single(request), null, unknownFields));
+        } else if (route.scale()) {
+            return scale(target, request, path, checkPatched);
         } else if (route.status()) {
             if (method.equals("GET")) return read(request, path, service.getStatus(path));
             if (method.equals("PUT")) return ApiReply.ok(200, target.replaceStatus(path, known(request, path, single(request), stored(path), unknownFields)));
@@ -68,6 +70,31 @@ final class RequestRouter {
             if (method.equals("DELETE")) return ApiReply.ok(200, service.delete(path, DeleteOptions.of(request)));
         }
         throw ApiException.methodNotAllowed(method);
+    }
+
+    /** The scale subresource: read as a Scale, written by replacing the object's spec.replicas. */
+    private ApiReply scale(ObjectService target, ApiRequest request, ResourcePath path, Consumer<ObjectNode> checkPatched) {
+        String method = request.method();
+        ObjectNode current = service.patchTarget(path);
+        if (method.equals("GET")) return ApiReply.ok(200, ScaleSubresource.of(service.get(path)));
+        ObjectNode written;
+        if (method.equals("PUT")) {
+            written = single(request);
+        } else if (method.equals("PATCH")) {
+            String type = ManifestReader.mediaType(request.contentType());
+            JsonNode result = switch (type) {
+                case MERGE_PATCH, STRATEGIC_MERGE_PATCH -> JsonMergePatch.apply(ScaleSubresource.of(current), patchBody(request));
+                case JSON_PATCH -> JsonPatch.apply(ScaleSubresource.of(current), ManifestReader.readAny(request.body()));
+                default -> throw ApiException.unsupportedMediaType(request.contentType());
+            };
+            if (!(result instanceof ObjectNode object)) throw ApiException.badRequest("the patched object must be a JSON object");
+            written = object;
+        } else {
+            throw ApiException.methodNotAllowed(method);
+        }
+        ObjectNode scaled = checked(checkPatched, ScaleSubresource.scaled(current, written));
+        Outcome outcome = target.replace(path, scaled);
+        return ApiReply.ok(200, new Outcome(ScaleSubresource.of(outcome.object()), outcome.warnings()));
     }
 
     private static ObjectNode checked(Consumer<ObjectNode> check, ObjectNode patched) {

@@ -44,6 +44,8 @@ final class TableColumns {
         var kubeflow = dev.berth.protocol.KubeflowJobKind.of(kind).filter(k -> k.group().equals(group));
         if (kubeflow.isPresent()) return KubeflowJobColumns.of(kubeflow.get());
         if (group.equals(dev.berth.protocol.RayApi.GROUP) && dev.berth.protocol.RayApi.of(kind).isPresent()) return RayColumns.of(kind);
+        var serving = dev.berth.protocol.ServingKind.of(kind).filter(k -> k.group().equals(group));
+        if (serving.isPresent()) return ServingColumns.of(serving.get());
         if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();
         if (group.isEmpty() && kind.equals("Event")) {
             return List.of(
@@ -63,6 +65,10 @@ final class TableColumns {
 
     private static Column name() {
         return new Column("Name", "string", "name", 0, "Name must be unique within a namespace.", (o, now) -> text(o, "metadata.name"));
+    }
+
+    static Column nameColumn() {
+        return name();
     }
 
     static Column ageColumn() {

@@ -2,6 +2,7 @@ package dev.berth.manager.clusters;
 
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -22,7 +23,8 @@ final class AttemptFencing {
             context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
             context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
             kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
-            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND));
+            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
+            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;
     private final String namespace;
@@ -86,6 +88,10 @@ final class AttemptFencing {
     }
 
     private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
+        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
+    }
+
+    private static ResourceDefinitionContext serving(ServingKind kind) {
         return context(kind.group(), kind.version(), kind.kind(), kind.plural());
     }
 

@@ -17,8 +17,12 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String RAY_JOB = dev.berth.protocol.RayApi.RAY_JOB_KIND.framework();
     public static final String RAY_CLUSTER = dev.berth.protocol.RayApi.RAY_CLUSTER_KIND.framework();
     /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
+    public static final String DEPLOYMENT = dev.berth.protocol.ServingKind.DEPLOYMENT.framework();
+    public static final String STATEFUL_SET = dev.berth.protocol.ServingKind.STATEFUL_SET.framework();
+    public static final String LEADER_WORKER_SET = dev.berth.protocol.ServingKind.LEADER_WORKER_SET.framework();
     public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
-            RAY_JOB, RAY_CLUSTER);
+            RAY_JOB, RAY_CLUSTER,
+            DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -37,7 +41,8 @@ public record IntegrationFrameworks(Set<String> enabled) {
             case "Pod" -> POD;
             case "RayJob" -> RAY_JOB;
             case "RayCluster" -> RAY_CLUSTER;
-            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework).orElse(null);
+            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework)
+                    .or(() -> dev.berth.protocol.ServingKind.of(kind).map(dev.berth.protocol.ServingKind::framework)).orElse(null);
         };
     }
 

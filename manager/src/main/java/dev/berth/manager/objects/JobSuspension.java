@@ -23,6 +23,7 @@ public final class JobSuspension {
 
     /** Sets the job's suspend switch, creating its parent objects when missing. */
     public static void suspend(ObjectNode job, boolean suspend) {
+        if (dev.berth.protocol.ServingKind.of(job.path("kind").asText()).isPresent()) return; // no suspend switch
         writableSwitches(job).put("suspend", suspend);
     }
 

@@ -26,7 +26,8 @@ public final class SchemaCatalog {
             "kueue/multikueueclusters", "kueue/multikueueconfigs", "kueue/resourceflavors",
             "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets",
             "kubeflow/pytorchjobs", "kubeflow/mpijobs",
-            "ray/rayjobs", "ray/rayclusters");
+            "ray/rayjobs", "ray/rayclusters",
+            "lws/leaderworkersets");
     private static final String KUBERNETES = "kubernetes/swagger-v1.32-subset.json.gz";
 
     private final Definitions definitions;

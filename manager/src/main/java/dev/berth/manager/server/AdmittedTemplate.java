@@ -7,6 +7,8 @@ import dev.berth.manager.model.Admission;
 import dev.berth.manager.model.PodSetAssignment;
 import dev.berth.protocol.Annotations;
 import dev.berth.protocol.KubeflowJobKind;
+import dev.berth.protocol.ServingKind;
+import dev.berth.manager.objects.ServingTemplates;
 import dev.berth.protocol.Conditions.CheckStates;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -56,6 +58,8 @@ final class AdmittedTemplate {
                 podTemplate(group.path("template")).ifPresent(t -> merge(t, podSet, checks));
             }
             if (job) podTemplate(template.path("spec").path("submitterPodTemplate")).ifPresent(t -> merge(t, dev.berth.protocol.RayApi.SUBMITTER_POD_SET, checks));
+        } else if (ServingKind.of(kind).isPresent()) {
+            ServingTemplates.of(template).forEach((podSet, t) -> merge(t, podSet, checks));
         } else if (kind.equals(Resources.PODS.kind())) {
             merge(template, "main", checks);
         }

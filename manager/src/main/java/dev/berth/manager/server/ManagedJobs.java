@@ -20,7 +20,9 @@ final class ManagedJobs {
     static final String DEFAULT_LOCAL_QUEUE = "default";
     private static final Set<String> MANAGED_OWNER_KINDS = Set.of(KueueApi.JOB, KueueApi.JOBSET,
             dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.kind(), dev.berth.protocol.KubeflowJobKind.MPI_JOB.kind(),
-            dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER);
+            dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER,
+            dev.berth.protocol.ServingKind.DEPLOYMENT.kind(), dev.berth.protocol.ServingKind.STATEFUL_SET.kind(),
+            dev.berth.protocol.ServingKind.LEADER_WORKER_SET.kind());
 
     private final ManagerState state;
 

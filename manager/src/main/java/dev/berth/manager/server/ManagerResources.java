@@ -14,6 +14,8 @@ import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.security.RbacResources;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.ServingKind;
+import dev.berth.manager.objects.ServingWorkloads;
 
 /** Binds every served kind to its hooks: how it is validated and what the controller learns from it. */
 final class ManagerResources {
@@ -61,6 +63,9 @@ final class ManagerResources {
                         (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.MPI_JOB, job, resolver)))
                 .add(Resources.RAY_JOBS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayJob))
                 .add(Resources.RAY_CLUSTERS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayCluster))
+                .add(Resources.DEPLOYMENTS, serving(state, priorities, ServingKind.DEPLOYMENT))
+                .add(Resources.STATEFUL_SETS, serving(state, priorities, ServingKind.STATEFUL_SET))
+                .add(Resources.LEADER_WORKER_SETS, serving(state, priorities, ServingKind.LEADER_WORKER_SET))
                 .add(Resources.PODS, new PodHooks(state, priorities))
                 .add(Resources.NAMESPACES, new NamespaceHooks(new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),
@@ -83,5 +88,9 @@ final class ManagerResources {
         static NamespaceLabels decode(com.fasterxml.jackson.databind.node.ObjectNode object) {
             return new NamespaceLabels(object.path("metadata").path("name").asText(), NamespaceDecoder.labels(object));
         }
+    }
+
+    private static OwnedWorkloadHooks serving(ManagerState state, StoredPriorities priorities, ServingKind kind) {
+        return new OwnedWorkloadHooks(state, priorities, (object, resolver) -> ServingWorkloads.from(kind, object, resolver));
     }
 }

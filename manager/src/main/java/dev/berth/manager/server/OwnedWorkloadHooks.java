@@ -15,6 +15,8 @@ import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Labels;
+import dev.berth.protocol.ServingKind;
+import dev.berth.manager.objects.ServingScale;
 import java.util.Optional;
 
 /**
@@ -35,12 +37,14 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     private final StoredPriorities priorities;
     private final Derivation derivation;
     private final ManagedJobs managed;
+    private final ServingWorkloadUpdates servingWorkloads;
 
     OwnedWorkloadHooks(ManagerState state, StoredPriorities priorities, Derivation derivation) {
         this.state = state;
         this.priorities = priorities;
         this.derivation = derivation;
         this.managed = new ManagedJobs(state);
+        this.servingWorkloads = new ServingWorkloadUpdates(state);
     }
 
     @Override
@@ -61,6 +65,10 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (ray && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
+        if (op == Operation.UPDATE && managed.manages(incoming)) {
+            ServingKind.of(incoming.path("kind").asText())
+                    .ifPresent(kind -> existing.ifPresent(stored -> ServingScale.checkUpdate(kind, stored.object(), incoming)));
+        }
         if (op == Operation.CREATE && managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
@@ -73,8 +81,16 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     @Override
     public void stored(StoredObject object) {
         ObjectNode job = object.object();
-        if (!managed.manages(job) || job.path("metadata").path("generation").asLong(1) > 1) return;
-        ObjectNode workload = derivation.workloadFor(job, priorities);
+        if (!managed.manages(job)) return;
+        if (ServingKind.of(job.path("kind").asText()).isPresent()) {
+            servingWorkloads.reconcile(object, derivation.workloadFor(job, priorities), this::create);
+            return;
+        }
+        if (job.path("metadata").path("generation").asLong(1) > 1) return;
+        create(object, derivation.workloadFor(job, priorities));
+    }
+
+    private void create(StoredObject object, ObjectNode workload) {
         String namespace = object.key().namespace();
         String name = workload.path("metadata").path("name").asText();
         ObjectKey key = new ObjectKey(Resources.WORKLOADS.resource(), namespace, name);

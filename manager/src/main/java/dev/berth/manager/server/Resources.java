@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import dev.berth.manager.api.ResourceType;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.ServingKind;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,8 +25,13 @@ final class Resources {
     static final ResourceType RAY_JOBS = ray(dev.berth.protocol.RayApi.RAY_JOB_KIND);
     static final ResourceType RAY_CLUSTERS = ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND);
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
+    static final ResourceType DEPLOYMENTS = serving(ServingKind.DEPLOYMENT);
+    static final ResourceType STATEFUL_SETS = serving(ServingKind.STATEFUL_SET);
+    static final ResourceType LEADER_WORKER_SETS = serving(ServingKind.LEADER_WORKER_SET);
+    /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
     static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS,
-            RAY_JOBS, RAY_CLUSTERS);
+            RAY_JOBS, RAY_CLUSTERS,
+            DEPLOYMENTS, STATEFUL_SETS, LEADER_WORKER_SETS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);
@@ -50,6 +56,10 @@ final class Resources {
 
     private static ResourceType ray(dev.berth.protocol.RayApi.Kind kind) {
         return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
+    }
+
+    private static ResourceType serving(ServingKind kind) {
+        return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, kind.shortNames(), true);
     }
 
     private static ResourceType kueue(String plural, String singular, String kind, boolean namespaced, List<String> shortNames, boolean hasStatus) {

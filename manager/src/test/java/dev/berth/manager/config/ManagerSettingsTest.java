@@ -153,9 +153,10 @@ class ManagerSettingsTest {
         Path sample = Path.of(ManagerSettingsTest.class.getResource("/kueue/controller_manager_config.yaml").toURI());
         ManagerSettings s = KueueConfigurationFile.settings(sample, NONE);
         assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod",
-                "ray.io/rayjob", "ray.io/raycluster");
+                "ray.io/rayjob", "ray.io/raycluster",
+                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(6);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(3);
     }
 }

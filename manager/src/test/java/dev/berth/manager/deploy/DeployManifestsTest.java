@@ -166,7 +166,7 @@ class DeployManifestsTest {
     @Test
     void agentIsGrantedExactlyWhatItNeeds() {
         Set<String> createListDelete = Set.of("list", "create", "delete");
-        assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(Map.of(
+        assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(grantsOf(
                 "berth.dev/remoteworkloads", Set.of("list", "watch"),
                 "berth.dev/remoteworkloads/status", Set.of("update"),
                 "batch/jobs", createListDelete,
@@ -175,6 +175,9 @@ class DeployManifestsTest {
                 "kubeflow.org/mpijobs", createListDelete,
                 "ray.io/rayjobs", createListDelete,
                 "ray.io/rayclusters", createListDelete,
+                "apps/deployments", createListDelete,
+                "apps/statefulsets", createListDelete,
+                "leaderworkerset.x-k8s.io/leaderworkersets", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
                 "/nodes", Set.of("list")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
@@ -189,7 +192,7 @@ class DeployManifestsTest {
     /** The shape of the manager's roles in a worker; that they match what it really does is WorkerRbacContractTest's (system module). */
     @Test
     void managerAccessInWorkersIsGrantedExactlyWhatDispatchNeeds() {
-        assertThat(grants(only(managerAccess, "ClusterRole", "berth-manager-access"))).isEqualTo(Map.of(
+        assertThat(grants(only(managerAccess, "ClusterRole", "berth-manager-access"))).isEqualTo(grantsOf(
                 "berth.dev/remoteworkloads", Set.of("get", "list", "create", "patch", "delete"),
                 "/namespaces", Set.of("get", "create"),
                 "batch/jobs", Set.of("list", "delete"),
@@ -198,6 +201,9 @@ class DeployManifestsTest {
                 "kubeflow.org/mpijobs", Set.of("list", "delete"),
                 "ray.io/rayjobs", Set.of("list", "delete"),
                 "ray.io/rayclusters", Set.of("list", "delete"),
+                "apps/deployments", Set.of("list", "delete"),
+                "apps/statefulsets", Set.of("list", "delete"),
+                "leaderworkerset.x-k8s.io/leaderworkersets", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),
@@ -406,5 +412,13 @@ class DeployManifestsTest {
             throw new AssertionError("cannot find deploy/ next to " + module);
         }
         return root;
+    }
+
+    /** A map of grants from resource, verbs pairs (more than Map.of takes). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Set<String>> grantsOf(Object... resourceThenVerbs) {
+        Map<String, Set<String>> grants = new java.util.HashMap<>();
+        for (int i = 0; i < resourceThenVerbs.length; i += 2) grants.put((String) resourceThenVerbs[i], (Set<String>) resourceThenVerbs[i + 1]);
+        return grants;
     }
 }

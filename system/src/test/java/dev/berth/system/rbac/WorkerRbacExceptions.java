@@ -26,7 +26,15 @@ final class WorkerRbacExceptions {
                             + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS),
             kubeflowAgentDelete("pytorchjobs"), kubeflowAgentDelete("mpijobs"),
             kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"),
-            rayFence("rayjobs"), rayFence("rayclusters"));
+            rayFence("rayjobs"), rayFence("rayclusters"),
+            servingFence("apps", "deployments"), servingFence("apps", "statefulsets"),
+            servingFence("leaderworkerset.x-k8s.io", "leaderworkersets"));
+
+    private static Allowed servingFence(String group, String resource) {
+        return new Allowed(ClientIdentity.MANAGER, "delete", group, resource,
+                "fencing an old serving attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
+                        + "FailoverSystemTest fences Job attempts only)");
+    }
 
     /** KubeflowJobsSystemTest creates these; whether the agent or the cluster's garbage collector removes a finished copy is a race. */
     private static Allowed kubeflowAgentDelete(String resource) {
