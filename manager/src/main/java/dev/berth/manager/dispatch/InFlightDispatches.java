@@ -26,7 +26,7 @@ public final class InFlightDispatches {
                     free.put(used.getKey(), left);
                     largest.put(used.getKey(), Math.min(capacity.largestOnOneNode(used.getKey()), left));
                 }
-                adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest));
+                adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest, capacity.topology()));
             }
         }
         return view.withFlavors(adjusted);
