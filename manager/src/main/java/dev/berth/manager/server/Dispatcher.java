@@ -214,7 +214,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
                 .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
-        PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
+        PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission(), workload), views,
                 options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
@@ -232,10 +232,11 @@ final class Dispatcher implements ClusterEvents {
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
-                clock.instant(), (int) attempt.lease.toSeconds());
+                clock.instant(), (int) attempt.lease.toSeconds(),
+                decision.clusters().size() == 1 ? decision.domainsOn(decision.clusters().get(0)) : List.of());
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
-        attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
+        attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
         DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
         // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
         if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
