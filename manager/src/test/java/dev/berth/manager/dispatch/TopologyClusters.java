@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Fixtures for topology placement: clusters of blocks of racks of nodes, with free GPUs per node. */
-final class TopologyClusters {
-    static final String GPU = "nvidia.com/gpu";
-    static final String BLOCK = "cloud.provider.com/topology-block";
-    static final String RACK = "cloud.provider.com/topology-rack";
-    static final String HOST = "kubernetes.io/hostname";
+public final class TopologyClusters {
+    public static final String GPU = "nvidia.com/gpu";
+    public static final String BLOCK = "cloud.provider.com/topology-block";
+    public static final String RACK = "cloud.provider.com/topology-rack";
+    public static final String HOST = "kubernetes.io/hostname";
     static final List<String> LEVELS = List.of(BLOCK, RACK, HOST);
 
     private final String name;
@@ -24,7 +24,7 @@ final class TopologyClusters {
     }
 
     /** A cluster of blocks × racks × nodes, every node with gpusPerNode free; nodes named b0-r1-n2 in block b0, rack b0-r1. */
-    static TopologyClusters cluster(String name, int blocks, int racks, int nodes, long gpusPerNode) {
+    public static TopologyClusters cluster(String name, int blocks, int racks, int nodes, long gpusPerNode) {
         TopologyClusters cluster = new TopologyClusters(name);
         for (int b = 0; b < blocks; b++) {
             for (int r = 0; r < racks; r++) {
@@ -35,19 +35,19 @@ final class TopologyClusters {
     }
 
     /** Sets the free GPUs of one node ("b0-r1-n2"). */
-    TopologyClusters free(String node, long gpus) {
+    public TopologyClusters free(String node, long gpus) {
         if (!freeByNode.containsKey(node)) throw new IllegalArgumentException(node);
         freeByNode.put(node, gpus);
         return this;
     }
 
     /** Sets the free GPUs of every node of a rack ("b0-r1"). */
-    TopologyClusters rackFree(String rack, long gpusPerNode) {
+    public TopologyClusters rackFree(String rack, long gpusPerNode) {
         freeByNode.replaceAll((node, free) -> node.startsWith(rack + "-") ? gpusPerNode : free);
         return this;
     }
 
-    ClusterView view(Instant heartbeat) {
+    public ClusterView view(Instant heartbeat) {
         List<TopologyNodes.Node> nodes = new ArrayList<>();
         Map<String, Long> free = new HashMap<>();
         long largest = 0;
@@ -65,7 +65,7 @@ final class TopologyClusters {
     }
 
     /** One pod set of `pods` pods with `gpusPerPod` GPUs of flavor h100 and the given topology request (null: none). */
-    static PlacementRequest gang(int pods, long gpusPerPod, TopologyRequest topology) {
+    public static PlacementRequest gang(int pods, long gpusPerPod, TopologyRequest topology) {
         return new PlacementRequest(WorkloadKey.of("team-a", "train"), 0, List.of(new PodSetDemand("main", pods,
                 Map.of(GPU, gpusPerPod, "cpu", 1000L), Map.of(GPU, "h100", "cpu", "h100"), topology)));
     }
