@@ -28,10 +28,16 @@ public final class TemplateRenderer {
     }
 
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
+        return render(owner, spec, Map.of());
+    }
+
+    /** As {@link #render(AttemptOwner, RemoteWorkloadSpec)}, with the pods of topology-placed pod sets pinned ({@link TopologyPinning}). */
+    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, TopologyPlacement.Placed> topology) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
         for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
+            TopologyPinning.pin(slot.podTemplate(), topology.get(slot.podSet()));
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
         }
         String kind = String.valueOf(object.get("kind"));
