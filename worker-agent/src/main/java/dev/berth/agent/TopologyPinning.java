@@ -17,6 +17,21 @@ import java.util.Map;
 public final class TopologyPinning {
     private TopologyPinning() {}
 
+    /**
+     * A plain pod (a Pod, or one pod of a pod group) is pinned to exactly its assigned node, as Kueue's
+     * ungater does per pod, when the Topology goes down to the hostname; otherwise as {@link #pin}.
+     */
+    public static void pinPod(Map<String, Object> pod, TopologyPlacement.Placed placed, int index) {
+        if (placed == null) return;
+        if (!TopologyPlacement.HOSTNAME.equals(placed.leafLevel()) || index >= placed.podLeafValues().size()) {
+            pin(pod, placed);
+            return;
+        }
+        Map<String, Object> nodeSelector = TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(pod, "spec"), "nodeSelector");
+        nodeSelector.putAll(placed.domainLabels());
+        nodeSelector.put(TopologyPlacement.HOSTNAME, placed.podLeafValues().get(index));
+    }
+
     public static void pin(Map<String, Object> podTemplate, TopologyPlacement.Placed placed) {
         if (placed == null) return;
         Map<String, Object> podSpec = TemplatePods.mapOrCreate(podTemplate, "spec");

@@ -16,7 +16,7 @@ class TopologyPinningTest {
     private static TopologyPlacement.Placed placed(Map<String, String> domainLabels, List<String> hosts) {
         Map<String, String> ordered = new LinkedHashMap<>(domainLabels);
         return new TopologyPlacement.Placed(ClusterSnapshot.of(List.of(), List.of()), hosts,
-                new PodSetTopologyAssignment("main", List.of(HOSTNAME), List.of()), ordered, HOSTNAME, hosts);
+                new PodSetTopologyAssignment("main", List.of(HOSTNAME), List.of()), ordered, HOSTNAME, hosts, hosts);
     }
 
     @SuppressWarnings("unchecked")
@@ -65,5 +65,19 @@ class TopologyPinningTest {
         Map<String, Object> spec = (Map<String, Object>) template.get("spec");
         assertThat(spec).doesNotContainKey("affinity");
         assertThat(spec.get("nodeSelector")).isEqualTo(Map.of(BLOCK, "b1", RACK, "b1-r1", HOSTNAME, "n1"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachPodOfAPodGroupIsPinnedToItsOwnAssignedNode() {
+        var spec = Templates.spec("att-1", 1, Templates.podList(3), Fixtures.a100(), Templates.podSet("main", 3, "1", "a100"));
+        var owner = new AttemptOwner("team-b", "group", "uid-1", "att-1", "group");
+
+        List<RenderedObject> pods = TemplateRenderer.render(owner, spec,
+                Map.of("main", placed(Map.of(BLOCK, "b1"), List.of("n2", "n2", "n3"))));
+
+        assertThat(pods).extracting(p -> (Map<String, Object>) ((Map<String, Object>) p.body().get("spec")).get("nodeSelector"))
+                .extracting(selector -> selector.get(HOSTNAME) + "@" + selector.get(BLOCK))
+                .containsExactly("n2@b1", "n2@b1", "n3@b1");
     }
 }
