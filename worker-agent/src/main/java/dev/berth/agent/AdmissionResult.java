@@ -1,5 +1,7 @@
 package dev.berth.agent;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +13,7 @@ public sealed interface AdmissionResult {
      */
     record Fits(ClusterSnapshot after, List<String> placements, Map<String, TopologyPlacement.Placed> topology) implements AdmissionResult {
         public Fits {
-            topology = Map.copyOf(topology);
+            topology = Collections.unmodifiableMap(new LinkedHashMap<>(topology));
         }
 
         public Fits(ClusterSnapshot after, List<String> placements) {

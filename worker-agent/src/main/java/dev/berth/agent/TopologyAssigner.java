@@ -67,7 +67,7 @@ public final class TopologyAssigner {
             }
         } else {
             start = levelSearch(tree, requestedLevel, needed, REQUIRED.equals(mode));
-            if (start == null) return notEnough(demand, null, List.of(), sliceSize);
+            if (start == null) return noDomainFits(demand, sorted(tree.atLevel(requestedLevel)), sliceSize);
         }
         return TopologyPlacement.of(snapshot, demand, tree, descend(tree, List.of(start), demand.count(), sliceLevel, sliceSize));
     }
@@ -183,10 +183,6 @@ public final class TopologyAssigner {
     }
 
     private static TopologyPlacement.Result notEnough(PodDemand demand, TopologyDomain domain, List<String> chosen, int sliceSize) {
-        if (chosen.isEmpty()) {
-            return new TopologyPlacement.NotPlaced("no " + demand.topology().getLevel() + " domain of flavor "
-                    + demand.requirement().flavor() + " has room for the " + demand.count() + " pods of pod set " + demand.podSet());
-        }
         return notEnough(demand, domain == null ? new TopologyDomain(chosen, chosen.size() - 1, null) : domain, sliceSize,
                 " (required " + demand.topology().getLevel() + ")");
     }
@@ -195,7 +191,20 @@ public final class TopologyAssigner {
         String room = sliceSize > 1
                 ? domain.sliceCount + " of " + demand.count() / sliceSize + " slices of " + sliceSize + " pods"
                 : domain.podCount + " of " + demand.count() + " pods";
-        return new TopologyPlacement.NotPlaced("topology domain " + domain.describe() + " of flavor " + demand.requirement().flavor()
-                + " has room for " + room + " of pod set " + demand.podSet() + suffix);
+        String where = domain.values.isEmpty() ? "the topology of flavor " + demand.requirement().flavor()
+                : "topology domain " + domain.describe() + " of flavor " + demand.requirement().flavor();
+        return new TopologyPlacement.NotPlaced(where + " has room for " + room + " of pod set " + demand.podSet() + suffix);
+    }
+
+    /** No domain at the requested level holds the pod set: says so, and names the roomiest one. */
+    private static TopologyPlacement.Result noDomainFits(PodDemand demand, List<TopologyDomain> sortedAtLevel, int sliceSize) {
+        String best = "";
+        if (!sortedAtLevel.isEmpty()) {
+            TopologyDomain roomiest = sortedAtLevel.get(0);
+            best = "; best: " + roomiest.describe() + " with room for "
+                    + (sliceSize > 1 ? roomiest.sliceCount + " slices of " + sliceSize + " pods" : roomiest.podCount + " pods");
+        }
+        return new TopologyPlacement.NotPlaced("no " + demand.topology().getLevel() + " domain of flavor " + demand.requirement().flavor()
+                + " has room for the " + demand.count() + " pods of pod set " + demand.podSet() + best);
     }
 }

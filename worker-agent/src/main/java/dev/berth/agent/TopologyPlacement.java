@@ -25,12 +25,15 @@ public final class TopologyPlacement {
      * The pod set is placed. {@code after} accounts for its pods; {@code nodes} holds one node name per pod;
      * {@code domainLabels} are the level labels every assigned node shares (outermost first), which the pods
      * get as nodeSelector; {@code leafLevel} and {@code leafValues} pin the pods to the assigned lowest-level
-     * domains (the hostnames, when the Topology goes down to the node).
+     * domains (the hostnames, when the Topology goes down to the node); {@code podLeafValues} is, per pod in
+     * the order of {@code nodes}, its lowest-level value.
      */
     public record Placed(ClusterSnapshot after, List<String> nodes, PodSetTopologyAssignment assignment,
-                         Map<String, String> domainLabels, String leafLevel, List<String> leafValues) implements Result {
+                         Map<String, String> domainLabels, String leafLevel, List<String> leafValues,
+                         List<String> podLeafValues) implements Result {
         public Placed {
             nodes = List.copyOf(nodes);
+            podLeafValues = List.copyOf(podLeafValues);
             domainLabels = Collections.unmodifiableMap(new LinkedHashMap<>(domainLabels));
             leafValues = List.copyOf(leafValues);
         }
@@ -44,6 +47,7 @@ public final class TopologyPlacement {
         leaves.sort(Comparator.comparing(d -> String.join("/", d.values)));
         ClusterSnapshot current = snapshot;
         List<String> nodes = new ArrayList<>();
+        List<String> podLeafValues = new ArrayList<>();
         List<PodSetTopologyAssignment.Domain> domains = new ArrayList<>();
         int lowest = tree.levels.size() - 1;
         boolean hostnameLowest = HOSTNAME.equals(tree.levels.get(lowest));
@@ -56,13 +60,15 @@ public final class TopologyPlacement {
                 }
                 current = current.with(node.get().plus(demand.requests()));
                 nodes.add(node.get().name());
+                podLeafValues.add(leaf.values.get(lowest));
             }
             List<String> values = hostnameLowest ? List.of(leaf.values.get(lowest)) : leaf.values;
             domains.add(new PodSetTopologyAssignment.Domain(values, leaf.podCount));
         }
         List<String> levels = hostnameLowest ? List.of(HOSTNAME) : tree.levels;
         return new Placed(current, nodes, new PodSetTopologyAssignment(demand.podSet(), levels, domains),
-                sharedLabels(tree.levels, leaves), tree.levels.get(lowest), leaves.stream().map(l -> l.values.get(lowest)).toList());
+                sharedLabels(tree.levels, leaves), tree.levels.get(lowest), leaves.stream().map(l -> l.values.get(lowest)).toList(),
+                podLeafValues);
     }
 
     /** A leaf's node that still has room for one more pod, as the scheduler would pick it (nodes by name). */

@@ -193,4 +193,22 @@ class TopologyAssignerTest {
         assertThat(result).isEqualTo(new AdmissionResult.DoesNotFit(
                 "topology domain b2/b2-r2 of flavor a100 has room for 3 of 4 pods of pod set main (required " + RACK + ")"));
     }
+
+    @Test
+    void withoutAChosenDomainARequiredGangNoRackHoldsNamesTheRoomiestRack() {
+        ClusterSnapshot snapshot = cluster(boundPod("a", "b1-r1-n1", "nvidia.com/gpu", "8"), boundPod("b", "b2-r1-n1", "nvidia.com/gpu", "8"),
+                boundPod("c", "b2-r2-n1", "nvidia.com/gpu", "8"), boundPod("d", "b1-r2-n1", "nvidia.com/gpu", "4"));
+
+        var result = TopologyAssigner.assign(snapshot, gang(16, 1, request("Required", RACK)));
+
+        assertThat(result).isEqualTo(new NotPlaced("no " + RACK + " domain of flavor a100 has room for the 16 pods of pod set main;"
+                + " best: b1/b1-r2 with room for 12 pods"));
+    }
+
+    @Test
+    void preferredThatFitsNowhereSaysTheWholeTopologyIsShort() {
+        var result = TopologyAssigner.assign(cluster(), gang(17, 4, request("Preferred", RACK, "b1", "b1-r1")));
+
+        assertThat(result).isEqualTo(new NotPlaced("the topology of flavor a100 has room for 16 of 17 pods of pod set main (preferred b1/b1-r1)"));
+    }
 }
