@@ -29,6 +29,6 @@ public final class InFlightDispatches {
                 adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest, capacity.topology()));
             }
         }
-        return view.withFlavors(adjusted);
+        return view.withFlavors(InFlightTopology.withoutInFlight(adjusted, inFlight));
     }
 }

@@ -118,4 +118,21 @@ class TopologyPlacementTest {
         assertThat(decision.domains()).isEmpty();
         assertThat(decision.shortfalls()).isEmpty();
     }
+
+    @Test
+    void aGangJustDispatchedIsTakenOffItsRackUntilTheNextReport() {
+        ClusterView reported = cluster("a", 1, 2, 2, 4).view(NOW.minusSeconds(1));
+        PlacementRequest first = gang(8, 1, TopologyRequest.required(RACK));
+        PlacementDecision placedFirst = policy.place(first, List.of(reported), DispatchStrategy.DEFAULT, null);
+        assertThat(placedFirst.domainsOn("a")).singleElement().satisfies(c -> assertThat(c.domain()).containsExactly("b0", "b0-r0"));
+
+        ClusterView withFirst = InFlightDispatches.withoutInFlight(reported, List.of(first));
+        PlacementDecision second = policy.place(gang(8, 1, TopologyRequest.required(RACK)), List.of(withFirst), DispatchStrategy.DEFAULT, null);
+
+        assertThat(second.domainsOn("a")).singleElement().satisfies(c -> assertThat(c.domain()).containsExactly("b0", "b0-r1"));
+        PlacementDecision third = policy.place(gang(8, 1, TopologyRequest.required(RACK)),
+                List.of(InFlightDispatches.withoutInFlight(reported, List.of(first, gang(8, 1, TopologyRequest.required(RACK))))),
+                DispatchStrategy.DEFAULT, null);
+        assertThat(third.placed()).as("both racks are taken by gangs the report does not show yet").isFalse();
+    }
 }
