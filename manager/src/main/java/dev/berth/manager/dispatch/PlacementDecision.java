@@ -39,6 +39,11 @@ public record PlacementDecision(List<String> clusters, Map<String, String> rejec
         return domains.getOrDefault(cluster, List.of());
     }
 
+    /** The domains when one cluster was chosen; none for multi-cluster strategies, whose agents each choose their own. */
+    public List<DomainChoice> singleClusterDomains() {
+        return clusters.size() == 1 ? domainsOn(clusters.get(0)) : List.of();
+    }
+
     /**
      * The pending message: "no worker cluster can start the workload now: a: reason; b: reason", led
      * by the topology summary when no domain anywhere holds a pod set ({@link TopologySummary}).

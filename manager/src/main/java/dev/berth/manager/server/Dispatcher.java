@@ -232,8 +232,7 @@ final class Dispatcher implements ClusterEvents {
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
-                clock.instant(), (int) attempt.lease.toSeconds(),
-                decision.clusters().size() == 1 ? decision.domainsOn(decision.clusters().get(0)) : List.of());
+                clock.instant(), (int) attempt.lease.toSeconds(), decision.singleClusterDomains());
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
