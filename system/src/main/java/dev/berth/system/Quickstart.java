@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The README's run command: the manager on https://127.0.0.1:8080 with an embedded file store, TLS
  * from a self-signed pair, bearer tokens (an admin and a team-a tenant) and the example RBAC; three
- * virtual GPU clusters (A100 on-demand, H100, A100 spot), each in its own process with its agent;
+ * virtual GPU clusters (A100 on-demand, H100 in 2 blocks of 2 racks of 2 nodes, A100 spot), each in its own process with its agent;
  * the example queues and the MultiKueue setup are loaded. Writes a kubeconfig with a context for the
  * admin and one for the tenant. Tokens stay in files of mode 0600 and are never printed: the banner's
  * dashboard link carries a one-time code instead.
@@ -23,7 +23,7 @@ public final class Quickstart {
 
     public static final List<WorkerClusterSpec> CLUSTERS = List.of(
             new WorkerClusterSpec("a100-ondemand", "a100:2x8,cpu:2", false),
-            new WorkerClusterSpec("h100", "h100:2x8,cpu:1", false),
+            new WorkerClusterSpec("h100", "h100:2b2r2x8,cpu:1", false),
             new WorkerClusterSpec("a100-spot", "a100:2x8", true));
 
     public static void main(String[] args) throws Exception {

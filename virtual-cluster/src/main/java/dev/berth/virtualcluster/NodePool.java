@@ -14,9 +14,14 @@ import java.util.Map;
 
 /**
  * A group of identical nodes of a virtual cluster: {@code gpusPerNode} GPUs of {@code product} each,
- * or CPU-only nodes when {@code product} is null.
+ * or CPU-only nodes when {@code product} is null; with a {@link PoolTopology} (null when none) the nodes
+ * carry block and rack labels.
  */
-public record NodePool(String alias, String product, String instanceType, int nodes, int gpusPerNode) {
+public record NodePool(String alias, String product, String instanceType, int nodes, int gpusPerNode, PoolTopology topology) {
+
+    public NodePool(String alias, String product, String instanceType, int nodes, int gpusPerNode) {
+        this(alias, product, instanceType, nodes, gpusPerNode, null);
+    }
 
     public static final String GPU_COUNT_LABEL = "nvidia.com/gpu.count";
     public static final String INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type";
@@ -34,7 +39,7 @@ public record NodePool(String alias, String product, String instanceType, int no
         for (int i = 0; i < nodes; i++) {
             String name = clusterName + "-" + alias + "-" + i;
             result.add(new NodeBuilder()
-                .withNewMetadata().withName(name).withLabels(labels(name, spot)).endMetadata()
+                .withNewMetadata().withName(name).withLabels(labels(name, i, spot)).endMetadata()
                 .withNewSpec().withTaints(taints()).endSpec()
                 .withNewStatus()
                     .withCapacity(allocatable()).withAllocatable(allocatable())
@@ -45,9 +50,12 @@ public record NodePool(String alias, String product, String instanceType, int no
         return result;
     }
 
-    private Map<String, String> labels(String nodeName, boolean spot) {
+    private Map<String, String> labels(String nodeName, int index, boolean spot) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("kubernetes.io/hostname", nodeName);
+        if (topology != null) {
+            labels.putAll(topology.labels(index));
+        }
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/arch", "amd64");
         labels.put(INSTANCE_TYPE_LABEL, instanceType);

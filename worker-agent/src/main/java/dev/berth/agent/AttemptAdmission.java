@@ -3,14 +3,17 @@ package dev.berth.agent;
 import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * All-or-nothing admission of an attempt: every pod of every pod set must fit on a matching node,
- * packed first-fit decreasing (largest GPU, then cpu, then memory request first) over nodes by name.
+ * All-or-nothing admission of an attempt: every pod of every pod set must fit on a matching node.
+ * Pod sets with a topology request are placed first, inside their domain, by {@link TopologyAssigner};
+ * the others are packed first-fit decreasing (largest GPU, then cpu, then memory request first) over
+ * nodes by name on what is left.
  */
 public final class AttemptAdmission {
     private AttemptAdmission() {}
@@ -20,16 +23,27 @@ public final class AttemptAdmission {
             Optional<String> unmatched = unmatchedReason(snapshot, demand.requirement());
             if (unmatched.isPresent()) return new AdmissionResult.DoesNotFit(unmatched.get());
         }
+        ClusterSnapshot current = snapshot;
+        List<String> placements = new ArrayList<>();
+        Map<String, TopologyPlacement.Placed> topology = new LinkedHashMap<>();
+        for (PodDemand demand : demands) {
+            if (!demand.hasTopology()) continue;
+            TopologyPlacement.Result result = TopologyAssigner.assign(current, demand);
+            if (result instanceof TopologyPlacement.NotPlaced notPlaced) return new AdmissionResult.DoesNotFit(notPlaced.reason());
+            TopologyPlacement.Placed placed = (TopologyPlacement.Placed) result;
+            current = placed.after();
+            placements.addAll(placed.nodes());
+            topology.put(demand.podSet(), placed);
+        }
         List<PodDemand> pods = new ArrayList<>();
         for (PodDemand demand : demands) {
+            if (demand.hasTopology()) continue;
             for (int i = 0; i < demand.count(); i++) pods.add(demand);
         }
         pods.sort(Comparator.comparingLong((PodDemand p) -> p.requests().getOrDefault("nvidia.com/gpu", 0L))
                 .thenComparingLong(p -> p.requests().getOrDefault("cpu", 0L))
                 .thenComparingLong(p -> p.requests().getOrDefault("memory", 0L))
                 .reversed());
-        ClusterSnapshot current = snapshot;
-        List<String> placements = new ArrayList<>();
         for (PodDemand pod : pods) {
             Optional<NodeState> node = current.nodes().stream()
                     .filter(n -> pod.requirement().matches(n) && n.fits(pod.requests()))
@@ -38,7 +52,7 @@ public final class AttemptAdmission {
             current = current.with(node.get().plus(pod.requests()));
             placements.add(node.get().name());
         }
-        return new AdmissionResult.Fits(current, placements);
+        return new AdmissionResult.Fits(current, placements, topology);
     }
 
     /** Why no node at all can take pods with this requirement, regardless of load; empty when some node can. */

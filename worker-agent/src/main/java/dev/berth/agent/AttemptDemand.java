@@ -29,7 +29,7 @@ public final class AttemptDemand {
             requests.put("pods", 1L);
             NodeRequirement requirement = NodeRequirement.of(flavorsOf(spec, podSet),
                     podTolerations.getOrDefault(podSet.getName(), List.of()));
-            demands.add(new PodDemand(podSet.getName(), podSet.getCount(), requests, requirement));
+            demands.add(new PodDemand(podSet.getName(), podSet.getCount(), requests, requirement, podSet.getTopology()));
         }
         return demands;
     }

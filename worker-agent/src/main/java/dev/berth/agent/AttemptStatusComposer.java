@@ -34,6 +34,7 @@ public final class AttemptStatusComposer {
         status.setAdmittedTime(previous.getAdmittedTime());
         status.setStartTime(previous.getStartTime());
         status.setCompletionTime(previous.getCompletionTime());
+        status.setTopologyAssignments(previous.getTopologyAssignments());
         for (Pod pod : pods) {
             switch (phaseOf(pod)) {
                 case "Running" -> status.setPodsRunning(status.getPodsRunning() + 1);

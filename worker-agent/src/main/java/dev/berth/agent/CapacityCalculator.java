@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Per flavor of the catalogue: the matching nodes, their allocatable, what is free, the most free on one node. */
+/**
+ * Per flavor of the catalogue: the matching nodes, their allocatable, what is free, the most free on one node,
+ * and for a flavor with topology levels the free capacity per node by domain ({@link TopologyCapacityCalculator}).
+ */
 public final class CapacityCalculator {
     private CapacityCalculator() {}
 
@@ -43,6 +46,7 @@ public final class CapacityCalculator {
         allocatable.forEach((r, a) -> capacity.getAllocatable().put(r, ResourceAmount.format(r, a)));
         free.forEach((r, a) -> capacity.getFree().put(r, ResourceAmount.format(r, a)));
         largest.forEach((r, a) -> capacity.getLargestFreeOnOneNode().put(r, ResourceAmount.format(r, a)));
+        TopologyCapacityCalculator.of(snapshot, flavor).ifPresent(capacity::setTopology);
         return capacity;
     }
 }

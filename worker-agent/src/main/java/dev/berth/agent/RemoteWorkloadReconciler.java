@@ -193,12 +193,13 @@ public final class RemoteWorkloadReconciler {
         if (spec.awaitsCommit()) return reserve(rw, fits);
         AttemptOwner owner = new AttemptOwner(rw.getMetadata().getNamespace(), rw.getMetadata().getName(),
                 rw.getMetadata().getUid(), spec.getAttemptId(), spec.getWorkloadName());
-        objects.create(TemplateRenderer.render(owner, spec));
+        objects.create(TemplateRenderer.render(owner, spec, fits.topology()));
         metrics.admitted();
         log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
         RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
                 "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
         status.setAdmittedTime(leaseClock.now().toString());
+        status.setTopologyAssignments(TopologyReport.assignments(fits));
         statusWriter.write(rw, status);
         return fits.after();
     }
@@ -213,8 +214,10 @@ public final class RemoteWorkloadReconciler {
         if (!RemoteWorkloadPhase.RESERVED.equals(currentStatus(rw).getPhase())) {
             log.info(rw, "attempt reserved; waiting for the manager's commit", "nodes", String.join(",", new TreeSet<>(fits.placements())));
         }
-        statusWriter.write(rw, freshStatus(rw, RemoteWorkloadPhase.RESERVED, null, "reserved on cluster " + config.name() + ": "
-                + fits.placements().size() + " pods fit; nothing starts until the manager commits this copy"));
+        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.RESERVED, null, "reserved on cluster " + config.name() + ": "
+                + fits.placements().size() + " pods fit; nothing starts until the manager commits this copy");
+        status.setTopologyAssignments(TopologyReport.assignments(fits));
+        statusWriter.write(rw, status);
         return fits.after();
     }
 

@@ -29,11 +29,21 @@ public final class TemplateRenderer {
     }
 
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
+        return render(owner, spec, Map.of());
+    }
+
+    /** As {@link #render(AttemptOwner, RemoteWorkloadSpec)}, with the pods of topology-placed pod sets pinned ({@link TopologyPinning}). */
+    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, TopologyPlacement.Placed> topology) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
         RayTemplates.defaultSubmitter(object);
+        boolean onePodPerSlot = List.of("Pod", "List").contains(String.valueOf(object.get("kind")));
+        Map<String, Integer> podIndex = new java.util.HashMap<>();
         for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
+            TopologyPlacement.Placed placed = topology.get(slot.podSet());
+            if (onePodPerSlot) TopologyPinning.pinPod(slot.podTemplate(), placed, podIndex.merge(slot.podSet(), 1, Integer::sum) - 1);
+            else TopologyPinning.pin(slot.podTemplate(), placed);
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
         }
         String kind = String.valueOf(object.get("kind"));

@@ -29,7 +29,7 @@ public final class UnboundPods {
         for (PodDemand demand : demands) {
             long left = demand.count() - Math.min(skip, demand.count());
             skip -= demand.count() - left;
-            if (left > 0) remaining.add(new PodDemand(demand.podSet(), (int) left, demand.requests(), demand.requirement()));
+            if (left > 0) remaining.add(demand.withCount((int) left));
         }
         return remaining;
     }

@@ -13,7 +13,8 @@ class DecisionLayeringTest {
     @ParameterizedTest
     @ValueSource(strings = {"ResourceAmount", "NodeState", "ClusterSnapshot", "NodeRequirement", "CapacityCalculator",
             "PodDemand", "AdmissionResult", "AttemptAdmission", "AttemptDemand", "UnboundPods", "FencingGuard", "LeaseClock",
-            "TemplatePods", "TemplateRenderer", "RenderedObject", "AttemptOwner", "AttemptStatusComposer"})
+            "TemplatePods", "TemplateRenderer", "RenderedObject", "AttemptOwner", "AttemptStatusComposer",
+            "TopologyCapacityCalculator", "TopologyTree", "TopologyDomain", "TopologyAssigner", "TopologyPlacement", "TopologyPinning", "TopologyReport"})
     void decisionClassImportsNoIo(String className) throws IOException {
         String source = Files.readString(Path.of("src/main/java/dev/berth/agent/" + className + ".java"));
 

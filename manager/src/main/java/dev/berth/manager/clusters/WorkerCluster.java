@@ -10,7 +10,11 @@ import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.manager.model.Quantity;
 import dev.berth.protocol.crd.CapacityReport;
 import java.time.Instant;
+import dev.berth.manager.dispatch.TopologyNodes;
+import dev.berth.protocol.crd.TopologyCapacity;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The manager's knowledge of one worker cluster. Mutated on the state thread only. */
@@ -55,7 +59,7 @@ final class WorkerCluster {
                 // A flavor no node of the cluster belongs to is missing there, not merely full.
                 if (flavor.getNodes() == 0) continue;
                 flavors.put(flavor.getName(), new FlavorCapacity(flavor.getName(), amounts(flavor.getFree()),
-                        amounts(flavor.getLargestFreeOnOneNode())));
+                        amounts(flavor.getLargestFreeOnOneNode()), topology(flavor.getTopology())));
             }
         }
         return new ClusterView(name, connected, cordoned, lastHeartbeat, flavors, health == null ? null : health.health(), breaker());
@@ -65,6 +69,17 @@ final class WorkerCluster {
         ClusterHealth current = health == null ? ClusterHealth.DEGRADED : health.health();
         String message = health == null ? "not assessed yet" : health.message();
         return new ClusterHealthSnapshot(name, current, message, breaker(), lastHeartbeat, lostSince, cordoned, draining);
+    }
+
+    /** The agent's per-node report by topology domain, in canonical units; null when it sent none. */
+    static TopologyNodes topology(TopologyCapacity report) {
+        if (report == null || report.getLevels() == null || report.getLevels().isEmpty()) return null;
+        List<TopologyNodes.Node> nodes = new ArrayList<>();
+        for (TopologyCapacity.NodeCapacity node : report.getNodes()) {
+            if (node.getValues() == null || node.getValues().size() != report.getLevels().size()) continue;
+            nodes.add(new TopologyNodes.Node(node.getValues(), amounts(node.getFree())));
+        }
+        return new TopologyNodes(report.getTopologyName(), report.getLevels(), nodes);
     }
 
     private static Map<String, Long> amounts(Map<String, String> quantities) {

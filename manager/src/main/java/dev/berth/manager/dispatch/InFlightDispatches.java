@@ -26,9 +26,9 @@ public final class InFlightDispatches {
                     free.put(used.getKey(), left);
                     largest.put(used.getKey(), Math.min(capacity.largestOnOneNode(used.getKey()), left));
                 }
-                adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest));
+                adjusted.put(byFlavor.getKey(), new FlavorCapacity(capacity.flavor(), free, largest, capacity.topology()));
             }
         }
-        return view.withFlavors(adjusted);
+        return view.withFlavors(InFlightTopology.withoutInFlight(adjusted, inFlight));
     }
 }

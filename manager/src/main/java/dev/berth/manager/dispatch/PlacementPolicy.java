@@ -66,7 +66,12 @@ public final class PlacementPolicy {
             RejectionReason reason = decision.reasons().get(cluster.name());
             if (reason != null) orderedReasons.put(cluster.name(), reason);
         }
-        return new PlacementDecision(decision.clusters(), ordered, orderedReasons);
+        Map<String, List<TopologyShortfall>> shortfalls = new LinkedHashMap<>();
+        for (ClusterView cluster : clusters) {
+            List<TopologyShortfall> of = decision.shortfalls().get(cluster.name());
+            if (of != null) shortfalls.put(cluster.name(), of);
+        }
+        return new PlacementDecision(decision.clusters(), ordered, orderedReasons, decision.domains(), shortfalls);
     }
 
     private record Rejection(RejectionReason reason, String message) {
@@ -93,6 +98,7 @@ public final class PlacementPolicy {
 
     private PlacementDecision capacityAware(PlacementRequest request, List<ClusterView> eligible, Map<String, String> rejections,
                                             Map<String, RejectionReason> reasons) {
+        if (TopologyPlacement.requested(request)) return topologyAware(request, eligible, rejections, reasons);
         List<ClusterView> fitting = new ArrayList<>();
         for (ClusterView cluster : eligible) {
             String shortfall = shortfall(request, cluster);
@@ -104,13 +110,50 @@ public final class PlacementPolicy {
             }
         }
         if (fitting.isEmpty()) return new PlacementDecision(List.of(), rejections, reasons);
+        return new PlacementDecision(List.of(mostRoomLeft(request, fitting).name()), rejections, reasons);
+    }
+
+    private static ClusterView mostRoomLeft(PlacementRequest request, List<ClusterView> fitting) {
         String[] scarcest = scarcest(request, fitting);
         Map<String, Map<String, Long>> demand = request.totalByFlavor();
-        ClusterView best = fitting.stream()
+        return fitting.stream()
                 .max(Comparator.comparingLong((ClusterView c) -> freeAfter(c, demand, scarcest))
                         .thenComparing(ClusterView::name, Comparator.reverseOrder()))
                 .orElseThrow();
-        return new PlacementDecision(List.of(best.name()), rejections, reasons);
+    }
+
+    /**
+     * Only clusters where a domain holds every pod set that asks for one; of those the tightest fit
+     * (fewest levels above the requested ones, then least room to spare), then as without topology.
+     */
+    private static PlacementDecision topologyAware(PlacementRequest request, List<ClusterView> eligible, Map<String, String> rejections,
+                                                   Map<String, RejectionReason> reasons) {
+        Map<String, TopologyPlacement.ClusterFit> fits = new LinkedHashMap<>();
+        Map<String, List<TopologyShortfall>> shortfalls = new LinkedHashMap<>();
+        List<ClusterView> holding = new ArrayList<>();
+        for (ClusterView cluster : eligible) {
+            TopologyPlacement.ClusterFit fit = TopologyPlacement.on(request, cluster);
+            String shortfall = shortfall(request, cluster);
+            if (shortfall != null) {
+                // the numbers of the best domain still help explain, even when the flavor as a whole is short
+                rejections.put(cluster.name(), "no capacity: " + (fit.fits() || fit.shortfalls().isEmpty() ? shortfall : fit.rejection()));
+                reasons.put(cluster.name(), RejectionReason.NO_CAPACITY);
+                if (!fit.shortfalls().isEmpty()) shortfalls.put(cluster.name(), fit.shortfalls());
+            } else if (fit.fits()) {
+                fits.put(cluster.name(), fit);
+                holding.add(cluster);
+            } else {
+                rejections.put(cluster.name(), "no capacity: " + fit.rejection());
+                reasons.put(cluster.name(), RejectionReason.NO_CAPACITY);
+                if (!fit.shortfalls().isEmpty()) shortfalls.put(cluster.name(), fit.shortfalls());
+            }
+        }
+        if (holding.isEmpty()) return new PlacementDecision(List.of(), rejections, reasons, Map.of(), shortfalls);
+        TopologyPlacement.ClusterFit tightest = fits.values().stream().min(TopologyPlacement.tightestFirst()).orElseThrow();
+        List<ClusterView> tied = holding.stream()
+                .filter(c -> TopologyPlacement.tightestFirst().compare(fits.get(c.name()), tightest) == 0).toList();
+        String chosen = mostRoomLeft(request, tied).name();
+        return new PlacementDecision(List.of(chosen), rejections, reasons, Map.of(chosen, fits.get(chosen).choices()), shortfalls);
     }
 
     /** What the cluster lacks to start the whole workload now, or null when it fits. */

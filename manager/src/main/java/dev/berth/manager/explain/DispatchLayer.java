@@ -28,6 +28,8 @@ final class DispatchLayer {
         if (facts.check().message() != null) details.put("checkMessage", facts.check().message());
         PlacementDecision placement = facts.lastPlacement();
         if (placement != null) details.put("clusters", clusters(placement));
+        Map<String, Object> topology = placement == null ? null : TopologyDetails.of(placement);
+        if (topology != null) details.put("topology", topology);
         RemoteAttempt attempt = facts.attempt();
         if (attempt != null && attempt.attemptId() != null) {
             details.put("cluster", attempt.cluster());
@@ -41,7 +43,8 @@ final class DispatchLayer {
         }
         if (placement != null && !placement.placed()) {
             String message = placement.rejections().isEmpty() ? "No worker cluster is configured for the workload."
-                    : "No worker cluster can start the workload now: " + String.join("; ", placement.rejections().entrySet().stream()
+                    : "No worker cluster can start the workload now: " + (topology != null && topology.containsKey("summary")
+                    ? topology.get("summary") + "; " : "") + String.join("; ", placement.rejections().entrySet().stream()
                     .map(e -> e.getKey() + ": " + e.getValue()).toList()) + ".";
             return Layer.blocked(Layers.DISPATCH, Reasons.NO_CLUSTER_AVAILABLE, message, details);
         }

@@ -83,6 +83,7 @@ public final class WorkloadDecoder {
         Map<String, Long> perPod = resources.quotaRequests(PodRequests.perPod(spec, path + ".template.spec", causes));
         int count = IntegerFields.optional(podSet, "count", path + ".count", 0, 1, causes);
         Integer minCount = IntegerFields.optional(podSet, "minCount", path + ".minCount", 1, null, causes);
+        PodSetTopologyRequests.validate(podSet.path("topologyRequest"), path + ".topologyRequest", count, causes);
         return new PodSetRequest(podSet.path("name").asText(""), count, minCount, perPod,
                 nodeSelector(spec.path("nodeSelector")), requiredNodeAffinity(spec), tolerations(spec.path("tolerations")));
     }

@@ -34,6 +34,7 @@ public final class WorkloadFactory {
         Integer minCount = jobMinCount(job, count, causes);
         ObjectNode template = podTemplate(spec.path("template"), "spec.template", causes);
         new RequestTotals().add(perPod(template), count, "spec.parallelism", causes);
+        PodSetTopologyRequests.checkSliceSizeAtMost(template, count, "spec.template.metadata", causes);
         WorkloadPriority priority = WorkloadPriority.resolve(job, template.path("spec"), "spec.template.spec", resolver, causes);
         throwIfAny(job, KueueApi.JOB, name, causes);
 
@@ -84,6 +85,7 @@ public final class WorkloadFactory {
                 pods = 0;
             }
             totals.add(perPod(template), pods, path + ".replicas", causes);
+            PodSetTopologyRequests.checkSliceSizeAtMost(template, pods, path + ".template.spec.template.metadata", causes);
             podSets.add(podSet(podSetName, pods, null, template));
         }
         WorkloadPriority priority = WorkloadPriority.resolve(jobSet, prioritySpec, prioritySpecPath, resolver, causes);
@@ -175,6 +177,7 @@ public final class WorkloadFactory {
         }
         ObjectNode copy = ((ObjectNode) template).deepCopy();
         checkPodSpec(copy.path("spec"), path + ".spec", causes);
+        PodSetTopologyRequests.checkAnnotations(copy, path + ".metadata", causes);
         return copy;
     }
 
@@ -226,6 +229,8 @@ public final class WorkloadFactory {
         podSet.put("count", count);
         if (minCount != null) podSet.put("minCount", minCount);
         podSet.set("template", template);
+        ObjectNode topologyRequest = PodSetTopologyRequests.fromAnnotations(template);
+        if (topologyRequest != null) podSet.set("topologyRequest", topologyRequest);
         return podSet;
     }
 

@@ -214,7 +214,7 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
                 .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
-        PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission());
+        PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
         PlacementDecision decision = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
@@ -230,7 +230,7 @@ final class Dispatcher implements ClusterEvents {
         attempt.number = DispatchHistory.count(workload) + 1;
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
-                clock.instant(), (int) attempt.lease.toSeconds());
+                clock.instant(), (int) attempt.lease.toSeconds(), decision.singleClusterDomains());
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = request;

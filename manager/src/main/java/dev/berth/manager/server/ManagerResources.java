@@ -29,14 +29,15 @@ final class ManagerResources {
         state.resourceInUse = inUse;
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         return ResourceRegistry.builder()
-                .add(Resources.RESOURCE_FLAVORS, ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
+                .add(Resources.TOPOLOGIES, new TopologyHooks(multiKueue), KueueApi.V1BETA1)
+                .add(Resources.RESOURCE_FLAVORS, TopologyHooks.flavorRules(ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
                         f -> {
                             state.controller.applyResourceFlavor(f);
                             multiKueue.flavorsChanged();
                         }, o -> {
                             state.controller.deleteResourceFlavor(o.key().name());
                             multiKueue.flavorsChanged();
-                        }), inUse::flavorInUse), KueueApi.V1BETA1)
+                        }), inUse::flavorInUse)), KueueApi.V1BETA1)
                 .add(Resources.CLUSTER_QUEUES, ResourceInUse.holding(new KueueObjectHooks<>(state, ClusterQueueDecoder::decode, cq -> { },
                         cq -> state.controller.applyClusterQueue(cq), o -> state.controller.deleteClusterQueue(o.key().name())),
                         inUse::clusterQueueInUse), KueueApi.V1BETA1)

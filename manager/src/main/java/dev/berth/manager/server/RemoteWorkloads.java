@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.dispatch.DomainChoice;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.dispatch.PodSetDemand;
 import dev.berth.manager.model.Admission;
@@ -48,6 +49,11 @@ final class RemoteWorkloads {
 
     /** The admitted pod sets as placement sees them: per-pod requests (without the implicit pods resource). */
     static PlacementRequest placementRequest(WorkloadKey key, int priority, Admission admission) {
+        return placementRequest(key, priority, admission, null);
+    }
+
+    /** The same, with each pod set's spec.podSets[].topologyRequest read from the stored Workload (null: none). */
+    static PlacementRequest placementRequest(WorkloadKey key, int priority, Admission admission, ObjectNode workload) {
         List<PodSetDemand> podSets = new ArrayList<>();
         for (PodSetAssignment assignment : admission.podSetAssignments()) {
             Map<String, Long> perPod = new HashMap<>();
@@ -55,13 +61,20 @@ final class RemoteWorkloads {
             assignment.resourceUsage().forEach((resource, total) -> {
                 if (!resource.equals("pods")) perPod.put(resource, Amounts.divideRoundingUp(total, count));
             });
-            podSets.add(new PodSetDemand(assignment.name(), assignment.count(), perPod, assignment.flavors()));
+            podSets.add(new PodSetDemand(assignment.name(), assignment.count(), perPod, assignment.flavors(),
+                    workload == null ? null : TopologyRequests.of(workload, assignment.name())));
         }
         return new PlacementRequest(key, priority, podSets);
     }
 
     static RemoteWorkload attempt(ManagerState state, ObjectNode workload, Admission admission, String origin, String attemptId,
                                   long epoch, Instant now, int leaseSeconds) {
+        return attempt(state, workload, admission, origin, attemptId, epoch, now, leaseSeconds, List.of());
+    }
+
+    /** @param domains the topology domains placement chose on the cluster, one per pod set with a topology request */
+    static RemoteWorkload attempt(ManagerState state, ObjectNode workload, Admission admission, String origin, String attemptId,
+                                  long epoch, Instant now, int leaseSeconds, List<DomainChoice> domains) {
         String namespace = workload.path("metadata").path("namespace").asText();
         String name = workload.path("metadata").path("name").asText();
         RemoteWorkloadSpec spec = new RemoteWorkloadSpec();
@@ -78,11 +91,13 @@ final class RemoteWorkloads {
             assignment.resourceUsage().forEach((resource, total) -> {
                 if (!resource.equals("pods")) requests.put(resource, Quantity.format(resource, Amounts.divideRoundingUp(total, count)));
             });
-            spec.getPodSets().add(new PodSetPlacement(assignment.name(), assignment.count(), requests, assignment.flavors()));
+            PodSetPlacement placement = new PodSetPlacement(assignment.name(), assignment.count(), requests, assignment.flavors());
+            placement.setTopology(TopologyRequests.placement(state, workload, assignment, domains));
+            spec.getPodSets().add(placement);
         }
         for (String flavor : admission.flavors()) {
             state.find(Resources.RESOURCE_FLAVORS.resource(), "", flavor)
-                    .ifPresent(object -> spec.getFlavors().add(definition(ResourceFlavorDecoder.decode(object))));
+                    .ifPresent(object -> spec.getFlavors().add(definition(state, object)));
         }
         ObjectNode template = template(state, workload);
         AdmittedTemplate.apply(template, workload, admission);
@@ -99,13 +114,20 @@ final class RemoteWorkloads {
     static String flavorCatalogue(ManagerState state) {
         List<FlavorDefinition> definitions = new ArrayList<>();
         for (StoredObject flavor : state.store.list(Resources.RESOURCE_FLAVORS.resource(), null)) {
-            definitions.add(definition(ResourceFlavorDecoder.decode(flavor.object())));
+            definitions.add(definition(state, flavor.object()));
         }
         try {
             return JSON.writeValueAsString(definitions);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The flavor as agents need it, with its Topology's name and levels when it names one. */
+    static FlavorDefinition definition(ManagerState state, ObjectNode flavor) {
+        FlavorDefinition definition = definition(ResourceFlavorDecoder.decode(flavor));
+        TopologyRequests.describeTopology(state, flavor, definition);
+        return definition;
     }
 
     static FlavorDefinition definition(ResourceFlavor flavor) {

@@ -17,6 +17,7 @@ final class Resources {
     static final ResourceType LOCAL_QUEUES = kueue("localqueues", "localqueue", KueueApi.LOCAL_QUEUE, true, List.of("lq", "queue", "queues"), true);
     static final ResourceType WORKLOADS = kueue("workloads", "workload", KueueApi.WORKLOAD, true, List.of("wl"), true);
     static final ResourceType WORKLOAD_PRIORITY_CLASSES = kueue("workloadpriorityclasses", "workloadpriorityclass", KueueApi.WORKLOAD_PRIORITY_CLASS, false, List.of(), false);
+    static final ResourceType TOPOLOGIES = kueue(dev.berth.protocol.TopologyApi.PLURAL, "topology", dev.berth.protocol.TopologyApi.KIND, false, List.of("topo"), false);
     static final ResourceType ADMISSION_CHECKS = kueue("admissionchecks", "admissioncheck", KueueApi.ADMISSION_CHECK, false, List.of(), true);
     static final ResourceType JOBS = new ResourceType(KueueApi.BATCH_GROUP, "v1", "jobs", "job", KueueApi.JOB, true, List.of(), true);
     static final ResourceType JOBSETS = new ResourceType(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, "jobsets", "jobset", KueueApi.JOBSET, true, List.of(), true);

@@ -38,6 +38,8 @@ public class RemoteWorkloadStatus {
     /** For plain pods and pod groups: each created pod's own status, by pod name (the name it has on the manager). */
     @PreserveUnknownFields
     private Map<String, Object> podStatuses;
+    /** Per pod set with a topology request: the nodes the agent assigned its pods to (Kueue's topologyAssignment). */
+    private List<PodSetTopologyAssignment> topologyAssignments;
 
     public String getPhase() { return phase; }
     public void setPhase(String phase) { this.phase = phase; }
@@ -71,6 +73,8 @@ public class RemoteWorkloadStatus {
     public void setObjectStatus(Map<String, Object> objectStatus) { this.objectStatus = objectStatus; }
     public Map<String, Object> getPodStatuses() { return podStatuses; }
     public void setPodStatuses(Map<String, Object> podStatuses) { this.podStatuses = podStatuses; }
+    public List<PodSetTopologyAssignment> getTopologyAssignments() { return topologyAssignments; }
+    public void setTopologyAssignments(List<PodSetTopologyAssignment> topologyAssignments) { this.topologyAssignments = topologyAssignments; }
 
     /** A pod that is failing or cannot be scheduled. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
