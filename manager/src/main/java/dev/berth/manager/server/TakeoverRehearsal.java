@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * A follower rehearses the read-only part of taking office, so that a new leader's own recovery is not the
  * first run of that code in this JVM: it recovers the shared store into a throwaway admission controller
  * ({@link StateRecovery}) and runs one scheduling pass over it, whose status sink discards every result.
- * Nothing is written, no epoch raised, no worker cluster touched.
+ * It also loads the schema catalog a leader validates writes against (once per JVM). Nothing is written,
+ * no epoch raised, no worker cluster touched.
  *
  * <p>A scratch manager built on the follower as well (over a private in-memory store, to warm the rest of the
  * manager's construction) was tried and dropped: at start on a saturated node it took 4.5-6.2 s of CPU, during
@@ -48,6 +49,9 @@ public final class TakeoverRehearsal {
     /** One read-only rehearsal over the shared store as it is now; returns how many workloads it recovered. */
     public static int rehearse(ObjectStore store, Clock clock, SchedulerOptions options, JobIntegrationSettings jobIntegration) {
         long started = System.nanoTime();
+        // a new leader validates its first writes (the namespaces it ensures, the first submissions) against the
+        // vendored schemas: loaded once per JVM, over a second of CPU cold, paid here instead of in the handover
+        dev.berth.manager.schema.SchemaCatalog.bundled();
         AdmissionController controller = new AdmissionController(clock, options, DISCARD);
         int workloads = StateRecovery.rebuild(store, controller, jobIntegration.resources()).size();
         controller.schedule();
