@@ -38,7 +38,11 @@ public class RemoteWorkloadStatus {
     /** For plain pods and pod groups: each created pod's own status, by pod name (the name it has on the manager). */
     @PreserveUnknownFields
     private Map<String, Object> podStatuses;
+    /** The ProvisioningRequest the agent made for this attempt, and its conditions; null when it made none. */
+    private ProvisioningProgress provisioning;
 
+    public ProvisioningProgress getProvisioning() { return provisioning; }
+    public void setProvisioning(ProvisioningProgress provisioning) { this.provisioning = provisioning; }
     public String getPhase() { return phase; }
     public void setPhase(String phase) { this.phase = phase; }
     public String getReason() { return reason; }
