@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
@@ -81,6 +82,8 @@ final class Dispatcher implements ClusterEvents {
     final CopyCommits commits;
     /** Releases quota held in a flavor no connected cluster offers (issue 20, rule 2). */
     private final UnservedFlavorRetries unserved;
+    /** Provisioning admission checks followed through the agents' ProvisioningRequests (issue 18). */
+    final ProvisioningChecks provisioning;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -104,6 +107,7 @@ final class Dispatcher implements ClusterEvents {
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
         this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
+        this.provisioning = new ProvisioningChecks(state, clock);
     }
 
     /** The current attempts, for failover; read on the state thread only. */
@@ -214,8 +218,11 @@ final class Dispatcher implements ClusterEvents {
         List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
                 .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
-        PlacementDecision decision = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
+        PlacementDecision placed = policy.place(RemoteWorkloads.placementRequest(key, priority, status.admission()), views,
                 options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
+        ProvisioningAsk ask = provisioning.askFor(key, workload, status);
+        PlacementDecision decision = placed.placed() || ask == null ? placed : provisioning.scaleUp(placed,
+                RemoteWorkloads.placementRequest(key, priority, status.admission()), views, clusters::scalable);
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -233,6 +240,7 @@ final class Dispatcher implements ClusterEvents {
         attempts.put(key, attempt);
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) attempt.lease.toSeconds());
+        remote.getSpec().setProvisioning(ask);
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = RemoteWorkloads.placementRequest(key, priority, status.admission());
