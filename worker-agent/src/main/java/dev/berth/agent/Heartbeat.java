@@ -80,6 +80,7 @@ public final class Heartbeat {
             ClusterSnapshot cluster = reconciledSnapshot.get()
                     .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
             CapacityReport report = CapacityCalculator.report(cluster, catalogue.read(), clock.instant(), AGENT_VERSION);
+            new AutoscalingProfile(client).addTo(report);
             writeLease(report);
             metrics.capacity(report);
             health.heartbeatSucceeded();

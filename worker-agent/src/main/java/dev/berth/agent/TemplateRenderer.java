@@ -28,11 +28,19 @@ public final class TemplateRenderer {
     }
 
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
+        return render(owner, spec, Map.of());
+    }
+
+    /** As {@link #render(AttemptOwner, RemoteWorkloadSpec)}, with annotations on every pod (a ProvisioningRequest's consume annotations). */
+    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, String> podAnnotations) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
         for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
+            if (!podAnnotations.isEmpty()) {
+                TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "annotations").putAll(podAnnotations);
+            }
         }
         String kind = String.valueOf(object.get("kind"));
         List<RenderedObject> rendered = new ArrayList<>();
