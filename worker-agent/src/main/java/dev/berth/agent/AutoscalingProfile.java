@@ -3,36 +3,50 @@ package dev.berth.agent;
 import dev.berth.protocol.crd.AutoscalingCapacity;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.CapacityReport;
+import dev.berth.protocol.crd.FlavorDefinition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Whether the cluster can grow a flavor on request: the ConfigMap {@value #NAME} in berth-system, one key per
- * flavor whose value is an {@link AutoscalingCapacity} as JSON (maxNodes, nodeAllocatable, provisioningClassName).
- * The operator (or a virtual cluster's provisioner) writes it; the agent adds it to its heartbeat, so the manager
- * may place a workload that fits nowhere now on this cluster and let it ask for capacity. Absent: the cluster cannot scale.
+ * Whether the cluster can grow a flavor on request: the ConfigMap {@value #NAME} in berth-system has one entry per
+ * node group the autoscaler can grow, as JSON: {@code nodeLabels} (the labels its new nodes carry), {@code maxNodes},
+ * {@code nodeAllocatable} and {@code provisioningClassName}. A flavor whose nodeLabels all appear in a group's
+ * nodeLabels can grow with that group. The operator (or a virtual cluster's provisioner) writes it; the agent adds
+ * it to its heartbeat. Absent: the cluster cannot scale.
  */
 final class AutoscalingProfile {
     static final String NAME = "berth-autoscaling";
     private final KubernetesClient client;
 
+    private record NodeGroup(Map<String, String> nodeLabels, int maxNodes, Map<String, String> nodeAllocatable, String provisioningClassName) {}
+
     AutoscalingProfile(KubernetesClient client) {
         this.client = client;
     }
 
-    /** Adds each flavor's autoscaling capacity to the report; a missing or unreadable ConfigMap adds nothing. */
-    void addTo(CapacityReport report) {
+    /** Adds each flavor's autoscaling capacity to the report; a missing ConfigMap or unreadable entry adds nothing. */
+    void addTo(CapacityReport report, List<FlavorDefinition> flavors) {
         ConfigMap map = client.configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(NAME).get();
         if (map == null || map.getData() == null) return;
-        Map<String, String> data = map.getData();
-        for (CapacityReport.FlavorCapacity flavor : report.getFlavors()) {
-            String json = data.get(flavor.getName());
-            if (json == null) continue;
+        for (String json : map.getData().values()) {
+            NodeGroup group;
             try {
-                flavor.setAutoscaling(client.getKubernetesSerialization().unmarshal(json, AutoscalingCapacity.class));
+                group = client.getKubernetesSerialization().unmarshal(json, NodeGroup.class);
             } catch (RuntimeException unreadable) {
-                // an unreadable entry counts as a flavor that cannot grow
+                continue;
+            }
+            if (group == null || group.nodeLabels() == null) continue;
+            for (CapacityReport.FlavorCapacity flavor : report.getFlavors()) {
+                FlavorDefinition definition = flavors.stream().filter(f -> f.getName().equals(flavor.getName())).findFirst().orElse(null);
+                if (definition == null || definition.getNodeLabels().isEmpty()) continue;
+                if (!group.nodeLabels().entrySet().containsAll(definition.getNodeLabels().entrySet())) continue;
+                AutoscalingCapacity capacity = new AutoscalingCapacity();
+                capacity.setMaxNodes(group.maxNodes());
+                if (group.nodeAllocatable() != null) capacity.setNodeAllocatable(group.nodeAllocatable());
+                capacity.setProvisioningClassName(group.provisioningClassName());
+                flavor.setAutoscaling(capacity);
             }
         }
     }
