@@ -20,7 +20,18 @@ final class AutoscalingProfile {
     static final String NAME = "berth-autoscaling";
     private final KubernetesClient client;
 
-    private record NodeGroup(Map<String, String> nodeLabels, int maxNodes, Map<String, String> nodeAllocatable, String provisioningClassName) {}
+    record NodeGroup(Map<String, String> nodeLabels, int maxNodes, Map<String, String> nodeAllocatable, String provisioningClassName) {
+        @SuppressWarnings("unchecked")
+        static NodeGroup of(Map<String, Object> json) {
+            Map<String, String> labels = new java.util.LinkedHashMap<>();
+            if (json.get("nodeLabels") instanceof Map<?, ?> m) m.forEach((k, v) -> labels.put(String.valueOf(k), String.valueOf(v)));
+            Map<String, String> allocatable = new java.util.LinkedHashMap<>();
+            if (json.get("nodeAllocatable") instanceof Map<?, ?> m) m.forEach((k, v) -> allocatable.put(String.valueOf(k), String.valueOf(v)));
+            int max = json.get("maxNodes") instanceof Number n ? n.intValue() : 0;
+            Object className = json.get("provisioningClassName");
+            return new NodeGroup(labels, max, allocatable, className == null ? null : className.toString());
+        }
+    }
 
     AutoscalingProfile(KubernetesClient client) {
         this.client = client;
@@ -33,7 +44,7 @@ final class AutoscalingProfile {
         for (String json : map.getData().values()) {
             NodeGroup group;
             try {
-                group = client.getKubernetesSerialization().unmarshal(json, NodeGroup.class);
+                group = NodeGroup.of(client.getKubernetesSerialization().unmarshal(json, Map.class));
             } catch (RuntimeException unreadable) {
                 continue;
             }
