@@ -18,11 +18,14 @@ public record ScalableCapacity(String flavor, int nodes, int maxNodes, Map<Strin
         return Math.max(0, maxNodes - nodes);
     }
 
-    /** How many pods of this shape one added node holds (0 when a resource is missing on the node). */
+    /**
+     * How many pods of this shape one added node holds, counting the resources the node group declares (a node
+     * group that names only its GPUs is taken to have room for the pods' CPU and memory).
+     */
     int podsPerNewNode(Map<String, Long> perPod) {
         long fit = Long.MAX_VALUE;
         for (Map.Entry<String, Long> request : perPod.entrySet()) {
-            if (request.getValue() <= 0) continue;
+            if (request.getValue() <= 0 || !perNode.containsKey(request.getKey())) continue;
             fit = Math.min(fit, perNode.getOrDefault(request.getKey(), 0L) / request.getValue());
         }
         return (int) Math.min(fit == Long.MAX_VALUE ? Integer.MAX_VALUE : fit, Integer.MAX_VALUE);

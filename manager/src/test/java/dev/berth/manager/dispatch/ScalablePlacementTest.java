@@ -23,6 +23,15 @@ class ScalablePlacementTest {
     }
 
     @Test
+    void resourcesTheNodeGroupDoesNotDeclareDoNotStopAScaleUp() {
+        PlacementRequest withCpu = new PlacementRequest(new WorkloadKey("team-a", "train"), 0, List.of(new PodSetDemand("main", 2,
+                Map.of("nvidia.com/gpu", 8L, "cpu", 1000L), Map.of("nvidia.com/gpu", "h100", "cpu", "h100"))));
+        var scalable = Map.of("east", Map.of("h100", new ScalableCapacity("h100", 1, 3, Map.of("nvidia.com/gpu", 8L),
+                Map.of("nvidia.com/gpu", 8L, "cpu", 4000L))));
+        assertThat(ScalablePlacement.choose(withCpu, List.of(view("east")), scalable)).contains(new ScalablePlacement.Choice("east", 1));
+    }
+
+    @Test
     void noClusterWhenTheMaximumCannotHoldTheGangOrTheFlavorCannotGrow() {
         var tooSmall = Map.of("east", Map.of("h100", new ScalableCapacity("h100", 1, 2, Map.of("nvidia.com/gpu", 4L), Map.of())));
         assertThat(ScalablePlacement.choose(EIGHT_GPUS_TWICE, List.of(view("east")), tooSmall)).isEmpty();
