@@ -30,6 +30,9 @@ public final class KueueApi {
     public static final String MULTIKUEUE_CONFIG = "MultiKueueConfig";
     /** The controllerName of AdmissionChecks that MultiKueue (here: Berth's dispatcher) decides. */
     public static final String MULTIKUEUE_CONTROLLER = "kueue.x-k8s.io/multikueue";
+    public static final String PROVISIONING_REQUEST_CONFIG = "ProvisioningRequestConfig";
+    /** The controllerName of AdmissionChecks decided by a ProvisioningRequest (here: through a worker's agent). */
+    public static final String PROVISIONING_REQUEST_CONTROLLER = "kueue.x-k8s.io/provisioning-request";
     /** Kueue's finalizer on ResourceFlavors, ClusterQueues and AdmissionChecks: deletion waits while they are in use. */
     public static final String RESOURCE_IN_USE_FINALIZER = "kueue.x-k8s.io/resource-in-use";
     /** The scheduling gate Kueue's pod webhook puts on the pods it manages until they are admitted. */

@@ -37,6 +37,13 @@ final class ClusterCrds {
             .resource(schemaless(lws.group(), lws.version(), lws.kind(), lws.plural(), lws.singular())).create();
     }
 
+    /** cluster-autoscaler's ProvisioningRequest (schemaless, with a status subresource): only on autoscaling virtual clusters. */
+    static void registerProvisioningRequests(KubernetesClient client) {
+        client.apiextensions().v1().customResourceDefinitions().resource(schemaless(dev.berth.protocol.Provisioning.GROUP,
+            dev.berth.protocol.Provisioning.VERSION, dev.berth.protocol.Provisioning.KIND, dev.berth.protocol.Provisioning.PLURAL,
+            "provisioningrequest")).create();
+    }
+
     /** A schemaless CRD of a Kubeflow training job kind (the training operator's group and version). */
     static CustomResourceDefinition kubeflowCrd(KubeflowJobKind kind) {
         return schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular());

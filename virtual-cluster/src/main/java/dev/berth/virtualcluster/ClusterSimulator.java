@@ -28,6 +28,11 @@ public final class ClusterSimulator implements AutoCloseable {
     private final Duration period;
 
     public ClusterSimulator(KubernetesClient client, String clusterName, Path dir, Duration period, Clock clock) {
+        this(client, clusterName, dir, period, clock, null);
+    }
+
+    /** With a simulated provisioner when {@code provisioner} is not null (an autoscaling virtual cluster). */
+    ClusterSimulator(KubernetesClient client, String clusterName, Path dir, Duration period, Clock clock, SimulatedProvisioner provisioner) {
         this.period = period;
         this.recorder = new PodLifetimeRecorder(dir.resolve(POD_LIFETIMES_FILE));
         JobSetController jobSets = new JobSetController(client, clock);
@@ -42,7 +47,7 @@ public final class ClusterSimulator implements AutoCloseable {
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
-        this.steps = List.of(
+        List<Step> steps = new java.util.ArrayList<>(List.of(
             new Step("jobset controller", jobSets::reconcile),
             new Step("job controller", jobs::reconcile),
             new Step("pytorchjob controller", pyTorchJobs::reconcile),
@@ -54,7 +59,9 @@ public final class ClusterSimulator implements AutoCloseable {
             new Step("leaderworkerset controller", leaderWorkerSets::reconcile),
             new Step("garbage collector", garbageCollector::reconcile),
             new Step("scheduler", scheduler::reconcile),
-            new Step("kubelet", kubelet::reconcile));
+            new Step("kubelet", kubelet::reconcile)));
+        if (provisioner != null) steps.add(0, new Step("provisioner", provisioner::reconcile));
+        this.steps = List.copyOf(steps);
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "simulator-" + clusterName);
             thread.setDaemon(true);

@@ -62,6 +62,12 @@ public final class VirtualCluster implements AutoCloseable {
      */
     public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period,
                                        ServingAddress address, Path requestLog) {
+        return start(name, profile, dir, spot, period, address, requestLog, null);
+    }
+
+    /** As above; with {@code autoscaling} not null, a simulated provisioner grows one pool on ProvisioningRequests. */
+    public static VirtualCluster start(String name, ClusterProfile profile, Path dir, boolean spot, Duration period,
+                                       ServingAddress address, Path requestLog, ProvisionerProfile autoscaling) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -89,7 +95,15 @@ public final class VirtualCluster implements AutoCloseable {
             Kubeconfig.write(dir.resolve(identity.kubeconfigFile()), name, address.advertisedHost(), server.getPort(), identity);
         }
         Path kubeconfig = dir.resolve(KUBECONFIG_FILE);
-        ClusterSimulator simulator = new ClusterSimulator(client, name, dir, period, Clock.systemUTC());
+        SimulatedProvisioner provisioner = null;
+        if (autoscaling != null) {
+            NodePool pool = profile.pools().stream().filter(p -> p.alias().equals(autoscaling.pool()) && p.hasGpus()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("autoscaling pool " + autoscaling.pool() + " is not a GPU pool of the profile"));
+            ClusterCrds.registerProvisioningRequests(client);
+            provisioner = new SimulatedProvisioner(client, name, pool, autoscaling, Clock.systemUTC());
+            provisioner.publish();
+        }
+        ClusterSimulator simulator = new ClusterSimulator(client, name, dir, period, Clock.systemUTC(), provisioner);
         simulator.start();
         LOG.info("Virtual cluster {} serves on {}:{} (advertised as {}) with {} node pool(s)", name, address.bindHost(), server.getPort(),
             address.advertisedHost(), profile.pools().size());

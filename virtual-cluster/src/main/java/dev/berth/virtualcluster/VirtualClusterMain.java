@@ -41,7 +41,8 @@ public final class VirtualClusterMain {
             Integer.parseInt(options.getOrDefault("port", "0")), options.get("advertise-host"));
 
         Path requestLog = Path.of(options.getOrDefault("request-log", dir.resolve(VirtualCluster.REQUEST_LOG_FILE).toString())).toAbsolutePath();
-        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period, address, requestLog);
+        ProvisionerProfile autoscaling = options.containsKey("autoscaling") ? ProvisionerProfile.parse(options.get("autoscaling")) : null;
+        VirtualCluster cluster = VirtualCluster.start(name, profile, dir, spot, period, address, requestLog, autoscaling);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread shutdown = new Thread(() -> {
             cluster.close();
@@ -95,7 +96,7 @@ public final class VirtualClusterMain {
         if (value == null) {
             throw new IllegalArgumentException("missing --" + key
                 + " (usage: --name <name> --dir <dir> --profile a100:3x8[,h100:2x8][,cpu:2] [--spot] [--period-ms 200] [--ignore-stdin]"
-                + " [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST] [--request-log FILE])");
+                + " [--bind-host 127.0.0.1] [--port 0] [--advertise-host HOST] [--request-log FILE] [--autoscaling h100:max=4,delay=2,fail=1])");
         }
         return value;
     }

@@ -46,8 +46,12 @@ public final class VirtualClusterProcess implements AutoCloseable {
         this.kubeconfig = kubeconfig;
     }
 
-    public static VirtualClusterProcess start(String name, String profile, Path dir, boolean spot) {
+    public static VirtualClusterProcess start(String name, String profileAndAutoscaling, Path dir, boolean spot) {
+        // "<profile>|<autoscaling>" makes an autoscaling virtual cluster, e.g. "h100:1x8,cpu:1|h100:max=3,delay=1,fail=1"
+        String[] profileParts = profileAndAutoscaling.split("\\|", 2);
+        String profile = profileParts[0];
         ClusterProfile.parse(profile);
+        if (profileParts.length == 2) ProvisionerProfile.parse(profileParts[1]);
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("-Xmx256m");
@@ -60,6 +64,7 @@ public final class VirtualClusterProcess implements AutoCloseable {
         if (spot) {
             command.add("--spot");
         }
+        if (profileParts.length == 2) command.addAll(List.of("--autoscaling", profileParts[1]));
         String requestLogDir = System.getProperty(REQUEST_LOG_DIR_PROPERTY);
         if (requestLogDir != null && !requestLogDir.isBlank()) {
             command.add("--request-log");

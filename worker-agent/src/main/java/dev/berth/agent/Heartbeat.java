@@ -31,6 +31,7 @@ public final class Heartbeat {
     public static final String AGENT_VERSION = "0.1.0";
 
     private final KubernetesClient client;
+    private final AutoscalingProfile autoscaling;
     private final AgentConfig config;
     private final FencingGuard fencing;
     private final FlavorCatalogue catalogue;
@@ -44,6 +45,7 @@ public final class Heartbeat {
                      AgentMetrics metrics, AgentHealth health, Clock clock, Supplier<Optional<ClusterSnapshot>> reconciledSnapshot) {
         this.reconciledSnapshot = reconciledSnapshot;
         this.client = client;
+        this.autoscaling = new AutoscalingProfile(client);
         this.config = config;
         this.fencing = fencing;
         this.catalogue = new FlavorCatalogue(client);
@@ -79,7 +81,9 @@ public final class Heartbeat {
         try {
             ClusterSnapshot cluster = reconciledSnapshot.get()
                     .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
-            CapacityReport report = CapacityCalculator.report(cluster, catalogue.read(), clock.instant(), AGENT_VERSION);
+            var flavors = catalogue.read();
+            CapacityReport report = CapacityCalculator.report(cluster, flavors, clock.instant(), AGENT_VERSION);
+            autoscaling.addTo(report, flavors);
             writeLease(report);
             metrics.capacity(report);
             health.heartbeatSucceeded();

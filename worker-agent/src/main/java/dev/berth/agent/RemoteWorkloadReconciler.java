@@ -6,6 +6,8 @@ import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import dev.berth.protocol.crd.PodSetPlacement;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import dev.berth.protocol.Provisioning;
+import dev.berth.protocol.crd.ProvisioningProgress;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -43,6 +45,7 @@ public final class RemoteWorkloadReconciler {
     private final AgentMetrics metrics;
     private final RemoteWorkloadStatusWriter statusWriter;
     private final AttemptLog log;
+    private final ProvisioningRequests provisioning;
     private volatile ClusterSnapshot lastSnapshot;
 
     public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, FencingGuard fencing,
@@ -54,6 +57,7 @@ public final class RemoteWorkloadReconciler {
         this.leaseClock = leaseClock;
         this.metrics = metrics;
         this.statusWriter = new RemoteWorkloadStatusWriter(client);
+        this.provisioning = new ProvisioningRequests(client);
         this.log = new AttemptLog(LoggerFactory.getLogger(RemoteWorkloadReconciler.class), config.name());
     }
 
@@ -182,24 +186,34 @@ public final class RemoteWorkloadReconciler {
         }
         fencing.accept(spec.getFencingEpoch());
         AdmissionResult result = AttemptAdmission.admit(cluster, AttemptDemand.of(spec));
-        if (result instanceof AdmissionResult.DoesNotFit notFit) {
-            RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.PENDING, notFit.reason(),
-                    "waiting for capacity on cluster " + config.name());
-            if (!notFit.reason().equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", notFit.reason());
+        AttemptOwner owner = new AttemptOwner(rw.getMetadata().getNamespace(), rw.getMetadata().getName(),
+                rw.getMetadata().getUid(), spec.getAttemptId(), spec.getWorkloadName());
+        // capacity on request: a made request decides when the attempt may start (Provisioned), as Kueue's check does
+        ProvisioningProgress requested = result instanceof AdmissionResult.DoesNotFit && !spec.awaitsCommit()
+                ? provisioning.ensure(rw, owner) : provisioning.existing(rw);
+        boolean provisioned = requested != null && ProvisioningRequestRenderer.isTrue(requested, Provisioning.PROVISIONED);
+        if (result instanceof AdmissionResult.DoesNotFit || (requested != null && !provisioned)) {
+            String reason = result instanceof AdmissionResult.DoesNotFit notFit ? notFit.reason() : "waiting for ProvisioningRequest "
+                    + requested.getRequestName() + " to be Provisioned";
+            RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.PENDING, reason,
+                    requested == null ? "waiting for capacity on cluster " + config.name()
+                            : "waiting for ProvisioningRequest " + requested.getRequestName() + " on cluster " + config.name());
+            status.setProvisioning(requested);
+            if (!reason.equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", reason);
             statusWriter.write(rw, status);
             return cluster;
         }
         AdmissionResult.Fits fits = (AdmissionResult.Fits) result;
         if (spec.awaitsCommit()) return reserve(rw, fits);
-        AttemptOwner owner = new AttemptOwner(rw.getMetadata().getNamespace(), rw.getMetadata().getName(),
-                rw.getMetadata().getUid(), spec.getAttemptId(), spec.getWorkloadName());
-        objects.create(TemplateRenderer.render(owner, spec, fits.topology()));
+        objects.create(TemplateRenderer.render(owner, spec, fits.topology(), requested == null ? Map.of()
+                : ProvisioningRequestRenderer.consumeAnnotations(spec.getProvisioning())));
         metrics.admitted();
         log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
         RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
                 "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
         status.setAdmittedTime(leaseClock.now().toString());
         status.setTopologyAssignments(TopologyReport.assignments(fits));
+        status.setProvisioning(requested);
         statusWriter.write(rw, status);
         return fits.after();
     }

@@ -29,11 +29,15 @@ public final class TemplateRenderer {
     }
 
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec) {
-        return render(owner, spec, Map.of());
+        return render(owner, spec, Map.of(), Map.of());
     }
 
-    /** As {@link #render(AttemptOwner, RemoteWorkloadSpec)}, with the pods of topology-placed pod sets pinned ({@link TopologyPinning}). */
-    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, TopologyPlacement.Placed> topology) {
+    /**
+     * As {@link #render(AttemptOwner, RemoteWorkloadSpec)}, with the pods of topology-placed pod sets pinned
+     * ({@link TopologyPinning}) and annotations on every pod (a ProvisioningRequest's consume annotations).
+     */
+    public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, TopologyPlacement.Placed> topology,
+                                              Map<String, String> podAnnotations) {
         @SuppressWarnings("unchecked")
         Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
         RayTemplates.defaultSubmitter(object);
@@ -45,6 +49,9 @@ public final class TemplateRenderer {
             if (onePodPerSlot) TopologyPinning.pinPod(slot.podTemplate(), placed, podIndex.merge(slot.podSet(), 1, Integer::sum) - 1);
             else TopologyPinning.pin(slot.podTemplate(), placed);
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
+            if (!podAnnotations.isEmpty()) {
+                TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "annotations").putAll(podAnnotations);
+            }
         }
         String kind = String.valueOf(object.get("kind"));
         List<RenderedObject> rendered = new ArrayList<>();

@@ -74,7 +74,7 @@ class TopologyPinningTest {
         var owner = new AttemptOwner("team-b", "group", "uid-1", "att-1", "group");
 
         List<RenderedObject> pods = TemplateRenderer.render(owner, spec,
-                Map.of("main", placed(Map.of(BLOCK, "b1"), List.of("n2", "n2", "n3"))));
+                Map.of("main", placed(Map.of(BLOCK, "b1"), List.of("n2", "n2", "n3"))), Map.of());
 
         assertThat(pods).extracting(p -> (Map<String, Object>) ((Map<String, Object>) p.body().get("spec")).get("nodeSelector"))
                 .extracting(selector -> selector.get(HOSTNAME) + "@" + selector.get(BLOCK))

@@ -65,6 +65,19 @@ final class WorkerCluster {
         return new ClusterView(name, connected, cordoned, lastHeartbeat, flavors, health == null ? null : health.health(), breaker());
     }
 
+    /** Per flavor, how far the cluster can grow it on request, as its agent reports (issue 18); empty when it cannot. */
+    Map<String, dev.berth.manager.dispatch.ScalableCapacity> scalable() {
+        Map<String, dev.berth.manager.dispatch.ScalableCapacity> scalable = new HashMap<>();
+        if (capacity == null) return scalable;
+        for (CapacityReport.FlavorCapacity flavor : capacity.getFlavors()) {
+            var autoscaling = flavor.getAutoscaling();
+            if (autoscaling == null || autoscaling.getMaxNodes() <= 0) continue;
+            scalable.put(flavor.getName(), new dev.berth.manager.dispatch.ScalableCapacity(flavor.getName(), flavor.getNodes(),
+                    autoscaling.getMaxNodes(), amounts(autoscaling.getNodeAllocatable()), amounts(flavor.getFree())));
+        }
+        return scalable;
+    }
+
     ClusterHealthSnapshot snapshot(boolean cordoned, boolean draining) {
         ClusterHealth current = health == null ? ClusterHealth.DEGRADED : health.health();
         String message = health == null ? "not assessed yet" : health.message();

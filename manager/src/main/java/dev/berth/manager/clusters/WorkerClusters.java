@@ -218,6 +218,12 @@ public final class WorkerClusters implements AutoCloseable {
     }
 
     /** What placement sees of a cluster; an unknown cluster is not connected. */
+    /** How far a cluster can grow each flavor on request (its agent's report); empty when unknown or it cannot. */
+    public Map<String, dev.berth.manager.dispatch.ScalableCapacity> scalable(String name) {
+        WorkerCluster cluster = clusters.get(name);
+        return cluster == null ? Map.of() : cluster.scalable();
+    }
+
     public ClusterView view(String name) {
         WorkerCluster cluster = clusters.get(name);
         return cluster == null ? new ClusterView(name, false, marks.cordoned(name), null, Map.of(), ClusterHealth.UNREACHABLE, null)

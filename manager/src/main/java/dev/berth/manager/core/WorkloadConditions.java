@@ -25,7 +25,12 @@ final class WorkloadConditions {
     static WorkloadStatus quotaReserved(WorkloadStatus status, Admission admission, List<String> checks,
                                         long waitSeconds, Instant now) {
         List<AdmissionCheckState> checkStates = new ArrayList<>();
-        for (String check : checks) checkStates.add(new AdmissionCheckState(check, CheckStates.PENDING, "", now));
+        for (String check : checks) {
+            // Kueue keeps a check's retryCount across evictions: a ProvisioningRequest check names its next request by it
+            int retries = status.admissionChecks().stream().filter(c -> c.name().equals(check)).mapToInt(AdmissionCheckState::retryCount)
+                    .findFirst().orElse(0);
+            checkStates.add(new AdmissionCheckState(check, CheckStates.PENDING, "", now, retries, null));
+        }
         List<Condition> updates = new ArrayList<>();
         updates.add(new Condition(Conditions.QUOTA_RESERVED, true, Reasons.QUOTA_RESERVED,
                 "Quota reserved in ClusterQueue " + admission.clusterQueue() + ", wait time since queued was " + waitSeconds + "s", now));

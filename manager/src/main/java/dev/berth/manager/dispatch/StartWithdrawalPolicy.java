@@ -32,13 +32,22 @@ public final class StartWithdrawalPolicy {
      * What the latest listing of one cluster said of the copy: its phase and the agent's reason (both may be
      * null), and whether its pods are unschedulable (admitted, none running, at least one found no node).
      */
-    public record CopyReport(String cluster, String phase, String reason, boolean unschedulable) {
+    public record CopyReport(String cluster, String phase, String reason, boolean unschedulable, boolean provisioning) {
         public CopyReport(String cluster, String phase, String reason) {
-            this(cluster, phase, reason, false);
+            this(cluster, phase, reason, false, false);
         }
 
-        /** Accepted but not started: waiting for room in the agent, or admitted with pods no node can take. */
+        public CopyReport(String cluster, String phase, String reason, boolean unschedulable) {
+            this(cluster, phase, reason, unschedulable, false);
+        }
+
+        /**
+         * Accepted but not started: waiting for room in the agent, or admitted with pods no node can take. A copy
+         * waiting for a live ProvisioningRequest of its cluster is waiting for capacity on purpose, not stranded:
+         * its provisioning check decides (Retry, Rejected), never the start timeout.
+         */
         boolean notStarted() {
+            if (provisioning) return false;
             return PENDING.equals(phase) || (ADMITTED.equals(phase) && unschedulable);
         }
     }

@@ -13,6 +13,11 @@ public record RemoteAttempt(String cluster, String attemptId, String phase, Stri
         podProblems = List.copyOf(podProblems);
     }
 
+    /** The same attempt with another reason (a copy waiting for its cluster's ProvisioningRequest says so, and how long). */
+    public RemoteAttempt withReason(String reason) {
+        return new RemoteAttempt(cluster, attemptId, phase, reason, message, podsRunning, podsSucceeded, podsFailed, podProblems);
+    }
+
     public record PodProblem(String pod, String container, String reason, String message) {
     }
 }

@@ -23,6 +23,10 @@ final class WorkerLayer {
         String agentReason = attempt.reason() != null ? attempt.reason() : attempt.message();
         if (agentReason != null) details.put("agentReason", agentReason);
         String phase = attempt.phase();
+        if (RemoteWorkloadPhase.PENDING.equals(phase) && agentReason != null && agentReason.startsWith(PROVISIONING_PREFIX)) {
+            // the cluster is growing for it (ProvisioningRequest): the workload waits there on purpose
+            return Layer.waiting(Layers.WORKER, WAITING_FOR_PROVISIONING, capitalized(agentReason) + ".", details);
+        }
         if (RemoteWorkloadPhase.PENDING.equals(phase)) {
             String text = agentReason == null ? "waiting for capacity" : agentReason;
             return Layer.blocked(Layers.WORKER, reasonOf(agentReason),
@@ -38,6 +42,13 @@ final class WorkerLayer {
                     "Waiting for the agent of cluster " + attempt.cluster() + " to report the attempt.", details);
         }
         return Layer.ok(Layers.WORKER, Reasons.WORKER_ADMITTED, "Cluster " + attempt.cluster() + " admitted the attempt.", details);
+    }
+
+    static final String PROVISIONING_PREFIX = "waiting for capacity on cluster ";
+    static final String WAITING_FOR_PROVISIONING = "WaitingForProvisionedCapacity";
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 
     static String reasonOf(String agentReason) {

@@ -23,7 +23,7 @@ public final class SchemaCatalog {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> CRDS = List.of(
             "kueue/admissionchecks", "kueue/clusterqueues", "kueue/cohorts", "kueue/localqueues",
-            "kueue/multikueueclusters", "kueue/multikueueconfigs", "kueue/resourceflavors", "kueue/topologies",
+            "kueue/multikueueclusters", "kueue/multikueueconfigs", "kueue/provisioningrequestconfigs", "kueue/resourceflavors", "kueue/topologies",
             "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets",
             "kubeflow/pytorchjobs", "kubeflow/mpijobs",
             "ray/rayjobs", "ray/rayclusters",

@@ -82,4 +82,18 @@ final class DispatchAttempt {
     DispatchAttempt(String id) {
         this.id = id;
     }
+
+    /**
+     * Sets the attempt up for its MultiKueue strategy. Two-phase: every copy of a multi-cluster strategy is a
+     * reservation and only the one committed ever starts; Incremental and External keep what they need to widen.
+     */
+    void follow(DispatchStrategy chosen, RemoteWorkload copy, List<String> clustersOfConfig) {
+        if (chosen != DispatchStrategy.DEFAULT) copy.getSpec().setReservation(true);
+        if (chosen == DispatchStrategy.INCREMENTAL || chosen == DispatchStrategy.EXTERNAL) {
+            strategy = chosen;
+            firstDispatch = dispatchedAt;
+            configClusters = clustersOfConfig;
+            remote = copy;
+        }
+    }
 }

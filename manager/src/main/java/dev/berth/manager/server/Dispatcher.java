@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.DispatchStatus;
-import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.InFlightDispatches;
@@ -81,6 +81,8 @@ final class Dispatcher implements ClusterEvents {
     final CopyCommits commits;
     /** Releases quota held in a flavor no connected cluster offers (issue 20, rule 2). */
     private final UnservedFlavorRetries unserved;
+    /** Provisioning admission checks followed through the agents' ProvisioningRequests (issue 18). */
+    final ProvisioningChecks provisioning;
     WorkerClusters clusters;
     /** Metrics; set by the manager. */
     DispatchListener listener = DispatchListener.NONE;
@@ -104,6 +106,7 @@ final class Dispatcher implements ClusterEvents {
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
         this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
+        this.provisioning = new ProvisioningChecks(state, clock);
     }
 
     /** The current attempts, for failover; read on the state thread only. */
@@ -215,7 +218,9 @@ final class Dispatcher implements ClusterEvents {
                 .map(this::withoutInFlight).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
-        PlacementDecision decision = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
+        PlacementDecision placed = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
+        ProvisioningAsk ask = provisioning.askFor(key, workload, status);
+        PlacementDecision decision = placed.placed() || ask == null ? placed : provisioning.scaleUp(placed, request, views, clusters::scalable);
         lastPlacement.put(key, decision);
         if (!decision.placed()) {
             waiting.add(key);
@@ -231,18 +236,11 @@ final class Dispatcher implements ClusterEvents {
         attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
         RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
                 clock.instant(), (int) attempt.lease.toSeconds(), decision.singleClusterDomains());
+        remote.getSpec().setProvisioning(ask);
         attempt.dispatchedAt = clock.instant();
         attempt.knownSince = attempt.dispatchedAt;
         attempt.request = request;
-        DispatchStrategy strategy = options.placement().strategyFor(config.strategy());
-        // two-phase: every copy of a multi-cluster strategy is a reservation; only the one committed ever starts
-        if (strategy != DispatchStrategy.DEFAULT) remote.getSpec().setReservation(true);
-        if (strategy == DispatchStrategy.INCREMENTAL || strategy == DispatchStrategy.EXTERNAL) {
-            attempt.strategy = strategy;
-            attempt.firstDispatch = attempt.dispatchedAt;
-            attempt.configClusters = config.clusters();
-            attempt.remote = remote;
-        }
+        attempt.follow(options.placement().strategyFor(config.strategy()), remote, config.clusters());
         String where = String.join(", ", decision.clusters());
         // write-ahead: recorded before any create is sent, so a new leader knows every attempt a worker may hold
         DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null)

@@ -28,6 +28,8 @@ final class ManagerResources {
         ResourceInUse inUse = new ResourceInUse(state);
         state.resourceInUse = inUse;
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
+        ProvisioningHooks provisioning = new ProvisioningHooks(state, multiKueueStatus);
+        state.provisioning = provisioning;
         return ResourceRegistry.builder()
                 .add(Resources.TOPOLOGIES, new TopologyHooks(multiKueue), KueueApi.V1BETA1)
                 .add(Resources.RESOURCE_FLAVORS, TopologyHooks.flavorRules(ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
@@ -52,7 +54,10 @@ final class ManagerResources {
                         c -> {
                             state.controller.applyAdmissionCheck(c.name(), true);
                             state.find(Resources.ADMISSION_CHECKS.resource(), "", c.name())
-                                    .ifPresent(check -> multiKueue.admissionCheckStored(check, multiKueueStatus));
+                                    .ifPresent(check -> {
+                                        multiKueue.admissionCheckStored(check, multiKueueStatus);
+                                        provisioning.admissionCheckStored(check);
+                                    });
                         },
                         o -> state.controller.deleteAdmissionCheck(o.key().name())), inUse::admissionCheckInUse), KueueApi.V1BETA1)
                 .add(Resources.WORKLOADS, new WorkloadHooks(state, priorities), KueueApi.V1BETA1)
@@ -75,6 +80,7 @@ final class ManagerResources {
                         p -> { }, p -> { }, o -> { }))
                 .add(Resources.MULTIKUEUE_CLUSTERS, multiKueue.clusterHooks(), KueueApi.V1BETA1)
                 .add(Resources.MULTIKUEUE_CONFIGS, multiKueue.configHooks(), KueueApi.V1BETA1)
+                .add(Resources.PROVISIONING_REQUEST_CONFIGS, provisioning.configHooks(), KueueApi.V1BETA1)
                 .add(Resources.SECRETS, multiKueue.secretHooks())
                 .add(Resources.EVENTS, dev.berth.manager.api.ObjectHooks.NONE)
                 .add(RbacResources.ROLES, state.rbac.hooks(false))

@@ -19,6 +19,8 @@ final class ManagerState {
     Dispatcher dispatcher;
     /** Null until dispatch is wired. */
     MultiKueueHooks multiKueue;
+    /** ProvisioningRequestConfigs and provisioning checks (set with the registry). */
+    ProvisioningHooks provisioning;
     /** Holds deletions of ResourceFlavors, ClusterQueues and AdmissionChecks in use (set with the registry). */
     ResourceInUse resourceInUse;
     /** Follows workloads onto the jobs that own them; null on a follower's API. */

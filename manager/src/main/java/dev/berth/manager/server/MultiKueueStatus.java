@@ -40,6 +40,12 @@ final class MultiKueueStatus {
                 active ? Conditions.Reasons.ACTIVE : Conditions.Reasons.BAD_CONFIG, message);
     }
 
+    /** The Active condition with the reason the check's controller uses (Kueue's provisioning check: BadParametersRef). */
+    void admissionCheckActive(String check, boolean active, String inactiveReason, String message) {
+        write(new ObjectKey(Resources.ADMISSION_CHECKS.resource(), "", check), Conditions.ACTIVE, active,
+                active ? Conditions.Reasons.ACTIVE : inactiveReason, message);
+    }
+
     private static ObjectKey clusterKey(String cluster) {
         return new ObjectKey(Resources.MULTIKUEUE_CLUSTERS.resource(), "", cluster);
     }

@@ -39,6 +39,8 @@ final class RemoteStatusMirror {
         // two-phase: once a copy is chosen, the others are being withdrawn and their reports are not the workload's
         if (attempt.committedTo != null && !cluster.equals(attempt.committedTo)) return;
         String phase = remote.getPhase();
+        // the provisioning check first: a copy admitted on provisioned (or already free) capacity has every check Ready together
+        dispatcher.provisioning.reported(key, cluster, remote);
         DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id, remote);
         switch (phase) {
             case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {

@@ -41,6 +41,8 @@ final class Resources {
 
     static final ResourceType MULTIKUEUE_CLUSTERS = kueue("multikueueclusters", "multikueuecluster", KueueApi.MULTIKUEUE_CLUSTER, false, List.of(), true);
     static final ResourceType MULTIKUEUE_CONFIGS = kueue("multikueueconfigs", "multikueueconfig", KueueApi.MULTIKUEUE_CONFIG, false, List.of(), false);
+    static final ResourceType PROVISIONING_REQUEST_CONFIGS = kueue("provisioningrequestconfigs", "provisioningrequestconfig",
+            KueueApi.PROVISIONING_REQUEST_CONFIG, false, List.of("prc"), false);
     /** Write-only through the API: kubeconfig Secrets for MultiKueueClusters live in kueue-system. */
     static final ResourceType SECRETS = new ResourceType("", "v1", "secrets", "secret", KueueApi.SECRET, true, List.of(), false);
     /** Not served: the manager's own bookkeeping (its fencing epoch). */

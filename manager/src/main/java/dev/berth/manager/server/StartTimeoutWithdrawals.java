@@ -126,7 +126,7 @@ final class StartTimeoutWithdrawals {
         PodProblem unschedulable = unschedulable(report);
         String reason = unschedulable == null ? report.getReason()
                 : "pod " + unschedulable.getPod() + " unschedulable: " + unschedulable.getMessage();
-        return new CopyReport(cluster, report.getPhase(), reason, unschedulable != null);
+        return new CopyReport(cluster, report.getPhase(), reason, unschedulable != null, ProvisioningReports.live(report));
     }
 
     /** The first pod the cluster's scheduler found no node for, when none of the copy's pods has started; else null. */

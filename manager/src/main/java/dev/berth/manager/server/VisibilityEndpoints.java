@@ -82,6 +82,8 @@ final class VisibilityEndpoints {
         var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
         RemoteAttempt attempt = state.find(Resources.WORKLOADS.resource(), namespace, name)
                 .map(o -> attemptOf(DispatchStatusJson.dispatchOf(o.path("status")))).orElse(null);
+        String provisioningWait = dispatcher == null ? null : dispatcher.provisioning.waitingLine(key);
+        if (attempt != null && provisioningWait != null) attempt = attempt.withReason(provisioningWait);
         var advice = state.controller.advise(key, reader.usablePriorityClasses(new StoredPriorities(state).workloadPriorityClasses()));
         return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity(), advice, reader.scope());
     }

@@ -90,6 +90,15 @@ class AdmissionCheckSemanticsTest {
                     assertThat(s.reserved("team/w")).isTrue();
                     assertThat(s.admitted("team/w")).isFalse();
                 }),
+                row("a check keeps its retryCount when the workload reserves quota again (the provisioning check names its next request by it)", s -> {
+                    twoChecks(s);
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    s.controller.setAdmissionCheckState(key("team/w"), "prov", CheckStates.RETRY, "no capacity");
+                    s.schedule();
+                    assertThat(s.reserved("team/w")).isTrue();
+                    assertThat(s.status("team/w").admissionChecks()).extracting(AdmissionCheckState::name, AdmissionCheckState::retryCount)
+                            .containsExactly(org.assertj.core.groups.Tuple.tuple("prov", 1), org.assertj.core.groups.Tuple.tuple("budget", 0));
+                }),
                 row("Retry with requeueAfterSeconds keeps the workload out of its queue until requeueState.requeueAt", s -> {
                     twoChecks(s);
                     s.run(s.w("team", "w").request("cpu", "4"));

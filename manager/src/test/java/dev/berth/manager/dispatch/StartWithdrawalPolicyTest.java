@@ -59,6 +59,8 @@ class StartWithdrawalPolicyTest {
                         Duration.ofMinutes(4), null),
                 Arguments.of("admitted and its pods scheduled: it started", attempt(true, false, new CopyReport("h100", "Admitted", null, false)),
                         Duration.ofMinutes(30), null),
+                Arguments.of("pending while its cluster provisions capacity for it (ProvisioningRequest live): kept, however long",
+                        attempt(false, false, new CopyReport("h100", "Pending", NO_ROOM, false, true)), Duration.ofHours(2), null),
                 Arguments.of("running with a pod unschedulable: it started", attempt(true, false, new CopyReport("h100", "Running", NO_NODE, true)),
                         Duration.ofMinutes(30), null));
     }

@@ -38,6 +38,8 @@ public class CapacityReport {
         private Map<String, String> largestFreeOnOneNode = new LinkedHashMap<>();
         /** Free capacity per node by topology domain, when the flavor names a Topology; null otherwise. */
         private TopologyCapacity topology;
+        /** How far the cluster can grow this flavor on request (ProvisioningRequest); null when it cannot. */
+        private AutoscalingCapacity autoscaling;
 
         public String getName() { return name; }
         public void setName(String name) { this.name = name; }
@@ -51,5 +53,7 @@ public class CapacityReport {
         public void setLargestFreeOnOneNode(Map<String, String> largestFreeOnOneNode) { this.largestFreeOnOneNode = largestFreeOnOneNode; }
         public TopologyCapacity getTopology() { return topology; }
         public void setTopology(TopologyCapacity topology) { this.topology = topology; }
+        public AutoscalingCapacity getAutoscaling() { return autoscaling; }
+        public void setAutoscaling(AutoscalingCapacity autoscaling) { this.autoscaling = autoscaling; }
     }
 }

@@ -41,6 +41,8 @@ public class RemoteWorkloadSpec {
     /** The submitted object to run: a batch/v1 Job, a JobSet, or a List of Pods. */
     @PreserveUnknownFields
     private Map<String, Object> template;
+    /** Capacity on request: what to ask the cluster's autoscaler for when the attempt does not fit yet; null: never ask. */
+    private ProvisioningAsk provisioning;
 
     public String getOrigin() { return origin; }
     public void setOrigin(String origin) { this.origin = origin; }
@@ -56,6 +58,8 @@ public class RemoteWorkloadSpec {
     public void setLeaseDurationSeconds(int leaseDurationSeconds) { this.leaseDurationSeconds = leaseDurationSeconds; }
     public int getPriority() { return priority; }
     public void setPriority(int priority) { this.priority = priority; }
+    public ProvisioningAsk getProvisioning() { return provisioning; }
+    public void setProvisioning(ProvisioningAsk provisioning) { this.provisioning = provisioning; }
     public Boolean getReservation() { return reservation; }
     public void setReservation(Boolean reservation) { this.reservation = reservation; }
     /** Whether this copy waits for the manager's commit before anything is created (see {@link #getReservation()}). */

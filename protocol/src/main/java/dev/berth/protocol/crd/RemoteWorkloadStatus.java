@@ -40,7 +40,11 @@ public class RemoteWorkloadStatus {
     private Map<String, Object> podStatuses;
     /** Per pod set with a topology request: the nodes the agent assigned its pods to (Kueue's topologyAssignment). */
     private List<PodSetTopologyAssignment> topologyAssignments;
+    /** The ProvisioningRequest the agent made for this attempt, and its conditions; null when it made none. */
+    private ProvisioningProgress provisioning;
 
+    public ProvisioningProgress getProvisioning() { return provisioning; }
+    public void setProvisioning(ProvisioningProgress provisioning) { this.provisioning = provisioning; }
     public String getPhase() { return phase; }
     public void setPhase(String phase) { this.phase = phase; }
     public String getReason() { return reason; }

@@ -24,6 +24,9 @@ final class WorkerRbacExceptions {
             new Allowed(ClientIdentity.MANAGER, "delete", "jobset.x-k8s.io", "jobsets",
                     "fencing an old JobSet attempt on a cluster whose agent is lost (AttemptFencing deletes Jobs and JobSets alike, "
                             + "by name after a labelled list; FailoverSystemTest fences Job attempts); " + ONLY_JOBS),
+            new Allowed(ClientIdentity.AGENT, "get", "", "podtemplates",
+                    "a PodTemplate an earlier pass created before its ProvisioningRequest's create failed is read back on 409 "
+                            + "(ProvisioningRequests.createIfAbsent); ProvisioningRequestSystemTest creates each template once"),
             kubeflowAgentDelete("pytorchjobs"), kubeflowAgentDelete("mpijobs"),
             kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"),
             rayFence("rayjobs"), rayFence("rayclusters"),
