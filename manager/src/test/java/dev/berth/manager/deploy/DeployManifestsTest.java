@@ -179,12 +179,14 @@ class DeployManifestsTest {
                 "apps/statefulsets", createListDelete,
                 "leaderworkerset.x-k8s.io/leaderworkersets", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
-                "/nodes", Set.of("list")));
+                "/nodes", Set.of("list"),
+                "autoscaling.x-k8s.io/provisioningrequests", Set.of("get", "create"),
+                "/podtemplates", Set.of("get", "create")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
                 "coordination.k8s.io/leases", Set.of("get", "create", "update"),
                 "/configmaps", Set.of("get")));
         assertThat(namedGrants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
-                "coordination.k8s.io/leases", Set.of("berth-agent"), "/configmaps", Set.of("berth-flavors")));
+                "coordination.k8s.io/leases", Set.of("berth-agent"), "/configmaps", Set.of("berth-flavors", "berth-autoscaling")));
         assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).doesNotContainKey("/namespaces");
         assertBoundTo(agent, "berth-agent");
     }
