@@ -108,12 +108,15 @@ class QuickstartProcessTest {
         Matcher h100 = Pattern.compile("cluster: +h100 +\\(API \\S+, kubeconfig (\\S+)\\)").matcher(Files.readString(console));
         assertThat(h100.find()).isTrue();
         var racks = new java.util.HashSet<String>();
-        for (var node : json.readTree(kubectl(h100.group(1), "get", "nodes", "-o", "json")).path("items")) {
-            if (nodes.contains(node.path("metadata").path("name").asText())) {
-                racks.add(node.path("metadata").path("labels").path("cloud.provider.com/topology-rack").asText());
+        try (var cluster = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(Path.of(h100.group(1))))).build()) {
+            for (var node : cluster.nodes().list().getItems()) {
+                if (nodes.contains(node.getMetadata().getName())) {
+                    racks.add(String.valueOf(node.getMetadata().getLabels().get("cloud.provider.com/topology-rack")));
+                }
             }
         }
-        assertThat(racks).as("the racks of " + nodes).hasSize(1).doesNotContain("");
+        assertThat(racks).as("the racks of " + nodes).hasSize(1).doesNotContain("null");
     }
 
     private static String kubectl(String kubeconfig, String... args) throws Exception {
