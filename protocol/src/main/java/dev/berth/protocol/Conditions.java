@@ -63,6 +63,7 @@ public final class Conditions {
         /** A ClusterQueue whose deletion waits for the resource-in-use finalizer: it admits nothing new. */
         public static final String TERMINATING = "Terminating";
         public static final String FLAVOR_NOT_FOUND = "FlavorNotFound";
+        public static final String TOPOLOGY_NOT_FOUND = "TopologyNotFound";
         public static final String ADMISSION_CHECK_NOT_FOUND = "AdmissionCheckNotFound";
         public static final String ADMISSION_CHECK_INACTIVE = "AdmissionCheckInactive";
         public static final String CLUSTER_QUEUE_DOES_NOT_EXIST = "ClusterQueueDoesNotExist";

@@ -14,7 +14,7 @@ import java.util.List;
  * The README's run command: the manager on https://127.0.0.1:8080 with an embedded file store, TLS
  * from a self-signed pair, bearer tokens (an admin and a team-a tenant) and the example RBAC; three
  * virtual GPU clusters (A100 on-demand, H100 in 2 blocks of 2 racks of 2 nodes, A100 spot), each in its own process with its agent;
- * the example queues and the MultiKueue setup are loaded. Writes a kubeconfig with a context for the
+ * the example queues, the MultiKueue setup and the Topology with its TAS queue (examples/topology) are loaded. Writes a kubeconfig with a context for the
  * admin and one for the tenant. Tokens stay in files of mode 0600 and are never printed: the banner's
  * dashboard link carries a one-time code instead.
  */
@@ -61,7 +61,7 @@ public final class Quickstart {
         Path data = home.resolve("data");
         Files.createDirectories(data);
         List<Path> manifests = new ArrayList<>();
-        for (String folder : List.of("examples/queues", "examples/multikueue", "examples/rbac")) {
+        for (String folder : List.of("examples/queues", "examples/multikueue", "examples/topology", "examples/rbac")) {
             if (Files.isDirectory(Path.of(folder))) manifests.add(Path.of(folder));
         }
         QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());

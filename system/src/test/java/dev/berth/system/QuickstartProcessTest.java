@@ -81,6 +81,53 @@ class QuickstartProcessTest {
                 && line.contains("{\"workload\":\"team-a\\/job-sample-job-")); // JSON writes / as \/
     }
 
+    /** The README's rack gang: Kueue's required-rack annotation, queued to the quickstart's TAS queue (examples/topology). */
+    @Test
+    @Order(1)
+    void theReadmesRackGangLandsOnOneRackOfTheH100ClusterAndTheWorkloadSaysWhere() throws Exception {
+        Path kubeconfig = home.resolve("berth").resolve("kubeconfig");
+        assertThat(kubectl(kubeconfig.toString(), "--context", "berth-team-a", "create", "-f", "examples/jobs/rack-gang-job.yaml"))
+                .contains("created");
+
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode workload = await().atMost(Duration.ofMinutes(3)).until(() -> {
+            for (var item : json.readTree(kubectl(kubeconfig.toString(), "--context", "berth-team-a", "get", "workloads", "-n", "team-a",
+                    "-o", "json")).path("items")) {
+                if (item.path("metadata").path("name").asText().startsWith("job-rack-gang-")) return item;
+            }
+            return null;
+        }, w -> w != null && w.path("status").path("admission").path("podSetAssignments").path(0).path("topologyAssignment").isObject());
+        assertThat(workload.path("status").path("clusterName").asText()).isEqualTo("h100");
+        var assignment = workload.path("status").path("admission").path("podSetAssignments").path(0).path("topologyAssignment");
+        var hostnames = assignment.path("slices").path(0).path("valuesPerLevel").path(0);
+        java.util.Set<String> nodes = new java.util.HashSet<>();
+        if (hostnames.has("universal")) nodes.add(hostnames.path("universal").asText());
+        hostnames.path("individual").path("roots").forEach(root -> nodes.add(root.asText()));
+        assertThat(nodes).as(assignment.toString()).isNotEmpty();
+
+        Matcher h100 = Pattern.compile("cluster: +h100 +\\(API \\S+, kubeconfig (\\S+)\\)").matcher(Files.readString(console));
+        assertThat(h100.find()).isTrue();
+        var racks = new java.util.HashSet<String>();
+        try (var cluster = new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(Path.of(h100.group(1))))).build()) {
+            for (var node : cluster.nodes().list().getItems()) {
+                if (nodes.contains(node.getMetadata().getName())) {
+                    racks.add(String.valueOf(node.getMetadata().getLabels().get("cloud.provider.com/topology-rack")));
+                }
+            }
+        }
+        assertThat(racks).as("the racks of " + nodes).hasSize(1).doesNotContain("null");
+    }
+
+    private static String kubectl(String kubeconfig, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(new File("..")).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return output;
+    }
+
     @Test
     @Order(1)
     void theBannersDashboardLinkSignsInOnceAndShowsNoToken() throws Exception {

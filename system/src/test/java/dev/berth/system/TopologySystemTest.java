@@ -97,6 +97,15 @@ class TopologySystemTest {
         assertThat(domainsOf(pods, PoolTopology.RACK_LABEL)).as("every pod's node in one rack").hasSize(1);
         JsonNode workload = api.workloadOfJob("team-a", "rack-gang");
         assertThat(workload.path("status").path("clusterName").asText(H100)).isEqualTo(H100);
+        // the Workload shows where the agent put the pods, in Kueue's v1beta2 topologyAssignment
+        JsonNode assignment = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "rack-gang").path("status")
+                .path("admission").path("podSetAssignments").path(0).path("topologyAssignment"), JsonNode::isObject);
+        assertThat(assignment.path("levels").toString()).isEqualTo("[\"kubernetes.io/hostname\"]");
+        JsonNode hostnames = assignment.path("slices").path(0).path("valuesPerLevel").path(0);
+        Set<String> assigned = hostnames.has("universal") ? Set.of(hostnames.path("universal").asText())
+                : java.util.stream.StreamSupport.stream(hostnames.path("individual").path("roots").spliterator(), false)
+                .map(JsonNode::asText).collect(Collectors.toSet());
+        assertThat(assigned).as(assignment.toString()).isEqualTo(pods.stream().map(PodInterval::node).collect(Collectors.toSet()));
         finishAndForget("rack-gang");
     }
 

@@ -95,6 +95,15 @@ public final class AdmissionController {
         queues.structureChanged();
     }
 
+    /** A Topology exists (Kueue's TopologyNotFound clears for the queues whose flavors name it). */
+    public void applyTopology(String name) {
+        if (state.topologies.add(name)) queues.structureChanged();
+    }
+
+    public void deleteTopology(String name) {
+        if (state.topologies.remove(name)) queues.structureChanged();
+    }
+
     public void applyClusterQueue(ClusterQueueSpec spec) {
         ClusterQueueSpec previous = state.clusterQueues.put(spec.name(), spec);
         queueStatus.forget(spec.name(), null); // rewrite the status: its observedGeneration follows the spec

@@ -31,6 +31,8 @@ final class ClusterState {
     final Map<String, LocalQueueSpec> localQueues = new TreeMap<>();
     final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     final Map<String, Boolean> admissionChecks = new HashMap<>();
+    /** The names of the Topology objects that exist. */
+    final Set<String> topologies = new java.util.HashSet<>();
     final Map<WorkloadKey, WorkloadEntry> workloads = new HashMap<>();
     final Map<String, PendingQueue> pending = new HashMap<>();
     final Map<String, Set<WorkloadEntry>> byLocalQueue = new HashMap<>();
@@ -188,6 +190,17 @@ final class ClusterState {
         if (!inactiveChecks.isEmpty()) {
             reasons.add(Reasons.ADMISSION_CHECK_INACTIVE);
             messages.add("references inactive AdmissionCheck(s): " + String.join(",", inactiveChecks));
+        }
+        // Kueue (pkg/cache/scheduler): a TAS flavor whose Topology does not exist makes the queue inactive
+        java.util.Set<String> tasFlavors = new java.util.LinkedHashSet<>();
+        for (ResourceGroup group : queue.resourceGroups()) {
+            for (FlavorQuotas flavor : group.flavors()) {
+                ResourceFlavor known = flavors.get(flavor.flavor());
+                if (known != null && known.topologyName() != null && !topologies.contains(known.topologyName()) && tasFlavors.add(known.name())) {
+                    reasons.add(Reasons.TOPOLOGY_NOT_FOUND);
+                    messages.add("there is no Topology \"" + known.topologyName() + "\" for TAS flavor \"" + known.name() + "\"");
+                }
+            }
         }
         if (!reasons.isEmpty()) return new String[] {reasons.get(0), "Can't admit new workloads: " + String.join(", ", messages) + "."};
         if (quota.inCohortCycle(queue.name())) return new String[] {"CohortCycle", "Can't admit new workloads: cohort " + queue.cohort() + " is in a cycle"};

@@ -13,14 +13,22 @@ import java.util.List;
  * @param reason      the remote reason, or null
  * @param message     the remote message, or null
  * @param podProblems failing pods with their container's reason; empty when none
+ * @param topologyAssignments where the cluster's agent put the pods of pod sets with a topology request; empty when none
  */
 public record DispatchStatus(String cluster, String attemptId, String phase, PodCounts pods, String reason, String message,
-                             List<PodProblem> podProblems) {
+                             List<PodProblem> podProblems, List<TopologyAssignment> topologyAssignments) {
     /** The phase of an attempt no cluster has reported on yet. */
     public static final String DISPATCHED = "Dispatched";
 
     public DispatchStatus {
         podProblems = podProblems == null ? List.of() : List.copyOf(podProblems);
+        topologyAssignments = topologyAssignments == null ? List.of() : List.copyOf(topologyAssignments);
+    }
+
+    /** A report without topology assignments. */
+    public DispatchStatus(String cluster, String attemptId, String phase, PodCounts pods, String reason, String message,
+                          List<PodProblem> podProblems) {
+        this(cluster, attemptId, phase, pods, reason, message, podProblems, List.of());
     }
 
     /** An attempt just sent to a cluster, which has not reported yet. */

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Layer 3, the worker cluster: the agent's all-or-nothing admission of the attempt. A pending
  * attempt carries the agent's reason (worker-agent AttemptAdmission): no node matches the flavor's
- * labels, a taint is not tolerated, or not enough free on matching nodes.
+ * labels, a taint is not tolerated, or not enough free on matching nodes. An admitted attempt says
+ * where the agent put the pods of topology pod sets.
  */
 final class WorkerLayer {
     private WorkerLayer() {}
@@ -41,7 +42,10 @@ final class WorkerLayer {
             return Layer.waiting(Layers.WORKER, Reasons.WORKER_NOT_REPORTED,
                     "Waiting for the agent of cluster " + attempt.cluster() + " to report the attempt.", details);
         }
-        return Layer.ok(Layers.WORKER, Reasons.WORKER_ADMITTED, "Cluster " + attempt.cluster() + " admitted the attempt.", details);
+        String placed = TopologyPlacementText.of(attempt.topologyAssignments());
+        if (placed != null) details.put("topologyAssignments", TopologyPlacementText.rows(attempt.topologyAssignments()));
+        return Layer.ok(Layers.WORKER, Reasons.WORKER_ADMITTED, "Cluster " + attempt.cluster() + " admitted the attempt"
+                + (placed == null ? "" : "; " + placed) + ".", details);
     }
 
     static final String PROVISIONING_PREFIX = "waiting for capacity on cluster ";

@@ -27,6 +27,8 @@ public final class DispatchStatusJson {
     public static final String DISPATCH = "dispatch";
     public static final String HISTORY = "dispatchHistory";
     public static final String HOLDS = "dispatchHolds";
+    /** In status.dispatch: where the cluster's agent put the pods of topology pod sets (see {@link TopologyAssignmentJson}). */
+    public static final String TOPOLOGY_ASSIGNMENTS = "topologyAssignments";
     /** Kueue's status.clusterName: the cluster the workload runs on, set with the dispatch block once one admitted it. */
     public static final String CLUSTER_NAME = "clusterName";
 
@@ -59,6 +61,7 @@ public final class DispatchStatusJson {
                 entry.put("message", problem.message());
             }
         }
+        if (!dispatch.topologyAssignments().isEmpty()) block.set(TOPOLOGY_ASSIGNMENTS, TopologyAssignmentJson.encode(dispatch.topologyAssignments()));
         return block;
     }
 
@@ -75,7 +78,7 @@ public final class DispatchStatusJson {
             problems.add(new DispatchStatus.PodProblem(text(p, "pod"), text(p, "container"), text(p, "reason"), text(p, "message")));
         }
         return new DispatchStatus(text(block, "cluster"), text(block, "attemptId"), text(block, "phase"), pods, text(block, "reason"),
-                text(block, "message"), problems);
+                text(block, "message"), problems, TopologyAssignmentJson.decode(block.path(TOPOLOGY_ASSIGNMENTS)));
     }
 
     // ---- status.dispatchHistory ------------------------------------------------------------

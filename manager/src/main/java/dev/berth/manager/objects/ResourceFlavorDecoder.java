@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Decodes a ResourceFlavor: spec.nodeLabels, spec.nodeTaints and spec.tolerations, with Kueue's limits. */
+/** Decodes a ResourceFlavor: spec.nodeLabels, spec.nodeTaints and spec.tolerations, with Kueue's limits, and spec.topologyName (checked by FlavorTopologyRules). */
 public final class ResourceFlavorDecoder {
     /** Kueue allows at most 8 node labels, 8 taints and 8 tolerations per flavor. */
     static final int MAX_ITEMS = 8;
@@ -36,7 +36,8 @@ public final class ResourceFlavorDecoder {
         List<Toleration> tolerations = tolerations(spec.field("tolerations"));
 
         root.throwIfInvalid(KueueApi.RESOURCE_FLAVOR, name);
-        return new ResourceFlavor(name, nodeLabels, taints, tolerations);
+        String topologyName = object.path("spec").path("topologyName").isTextual() ? object.path("spec").path("topologyName").asText() : null;
+        return new ResourceFlavor(name, nodeLabels, taints, tolerations, topologyName);
     }
 
     private static List<Taint> taints(FieldReader field) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.DispatchParts;
+import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.protocol.Conditions;
 import java.util.Iterator;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.Objects;
  * A Workload's whole status as the parts that own it: the admission controller's part
  * ({@link WorkloadStatus}: conditions, admission, admissionChecks, requeueState,
  * accumulatedPastExecutionTimeSeconds), the dispatcher's part ({@link DispatchParts}: clusterName,
- * dispatch, dispatchHistory, dispatchHolds), and whatever neither owns, which someone else wrote
+ * dispatch, dispatchHistory, dispatchHolds, and the topologyAssignment its dispatch block puts on the
+ * admission's pod sets, see {@link TopologyAssignmentJson}), and whatever neither owns, which someone else wrote
  * through the API (an external dispatcher's {@code nominatedClusterNames}, a check controller's
  * {@code podSetUpdates}, Kueue fields Berth does not model) and which every write keeps.
  * <p>
@@ -56,6 +58,8 @@ public final class WorkloadStatusJson {
                 written.set(field.getKey(), field.getValue().deepCopy());
             }
         }
+        DispatchStatus dispatch = DispatchStatusJson.dispatchOf(written);
+        TopologyAssignmentJson.project(written, dispatch == null ? List.of() : dispatch.topologyAssignments());
         return written;
     }
 
@@ -78,6 +82,8 @@ public final class WorkloadStatusJson {
         }
         if (!Objects.equals(before.dispatch(), after.dispatch())) {
             put(written, DispatchStatusJson.DISPATCH, after.dispatch() == null ? null : DispatchStatusJson.encode(after.dispatch()));
+            // the admission shows where the current attempt's agent put the pods (Kueue's topologyAssignment)
+            TopologyAssignmentJson.project(written, after.dispatch() == null ? List.of() : after.dispatch().topologyAssignments());
         }
         if (!before.history().equals(after.history())) {
             put(written, DispatchStatusJson.HISTORY, after.history().isEmpty() ? null : DispatchStatusJson.encodeHistory(after.history()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.dispatch.DispatchParts;
 import dev.berth.manager.dispatch.DispatchStatus;
+import dev.berth.manager.dispatch.TopologyAssignment;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
@@ -29,7 +30,14 @@ final class DispatchStatusWriter {
         return new DispatchStatus(cluster, attemptId, remote.getPhase(),
                 new DispatchStatus.PodCounts(remote.getPodsRunning(), remote.getPodsSucceeded(), remote.getPodsFailed(),
                         remote.getAllPodsReady() == null ? null : remote.getPodsReady()),
-                remote.getReason(), remote.getMessage(), problems);
+                remote.getReason(), remote.getMessage(), problems, topologyAssignments(remote));
+    }
+
+    /** The agent's topology assignments (Admitted, Reserved and while running), as the dispatch part carries them. */
+    private static List<TopologyAssignment> topologyAssignments(RemoteWorkloadStatus remote) {
+        if (remote.getTopologyAssignments() == null) return List.of();
+        return remote.getTopologyAssignments().stream().map(a -> new TopologyAssignment(a.getPodSet(), a.getLevels(),
+                a.getDomains().stream().map(d -> new TopologyAssignment.Domain(d.getValues(), d.getCount())).toList())).toList();
     }
 
     /** Writes status.dispatch and status.clusterName (null removes them) when they changed. */

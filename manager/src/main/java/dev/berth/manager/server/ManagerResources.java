@@ -31,7 +31,7 @@ final class ManagerResources {
         ProvisioningHooks provisioning = new ProvisioningHooks(state, multiKueueStatus);
         state.provisioning = provisioning;
         return ResourceRegistry.builder()
-                .add(Resources.TOPOLOGIES, new TopologyHooks(multiKueue), KueueApi.V1BETA1)
+                .add(Resources.TOPOLOGIES, new TopologyHooks(state, multiKueue), KueueApi.V1BETA1)
                 .add(Resources.RESOURCE_FLAVORS, TopologyHooks.flavorRules(ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
                         f -> {
                             state.controller.applyResourceFlavor(f);

@@ -44,6 +44,7 @@ final class StateRecovery {
 
     /** As {@link #recover}, without its log line (a follower's {@link TakeoverRehearsal}). */
     static List<StoredObject> rebuild(ObjectStore store, AdmissionController controller, dev.berth.manager.objects.WorkloadResourcePolicy resources) {
+        for (StoredObject o : store.list(Resources.TOPOLOGIES.resource(), null)) controller.applyTopology(o.key().name());
         for (StoredObject o : store.list(Resources.RESOURCE_FLAVORS.resource(), null)) controller.applyResourceFlavor(ResourceFlavorDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.COHORTS.resource(), null)) controller.applyCohort(CohortDecoder.decode(o.object()));
         for (StoredObject o : store.list(Resources.CLUSTER_QUEUES.resource(), null)) controller.applyClusterQueue(ClusterQueueDecoder.decode(o.object()));

@@ -12,14 +12,16 @@ import java.util.Optional;
 
 /**
  * Topology Aware Scheduling's kinds at the API: a Topology is validated as Kueue's CRD does and, once
- * stored or deleted, the flavor catalogue (which carries each flavor's levels) is sent to the agents
+ * stored or deleted, the admission controller knows it exists (Kueue's TopologyNotFound) and the flavor catalogue (which carries each flavor's levels) is sent to the agents
  * again; a ResourceFlavor's spec.topologyName is checked by {@link FlavorTopologyRules}.
  */
 final class TopologyHooks implements ObjectHooks {
+    private final ManagerState state;
     private final MultiKueueHooks multiKueue;
     private List<String> lastWarnings = List.of();
 
-    TopologyHooks(MultiKueueHooks multiKueue) {
+    TopologyHooks(ManagerState state, MultiKueueHooks multiKueue) {
+        this.state = state;
         this.multiKueue = multiKueue;
     }
 
@@ -37,11 +39,13 @@ final class TopologyHooks implements ObjectHooks {
 
     @Override
     public void stored(StoredObject object) {
+        state.controller.applyTopology(object.key().name());
         multiKueue.flavorsChanged();
     }
 
     @Override
     public void deleted(StoredObject object) {
+        state.controller.deleteTopology(object.key().name());
         multiKueue.flavorsChanged();
     }
 

@@ -97,7 +97,8 @@ final class VisibilityEndpoints {
         DispatchStatus.PodCounts pods = dispatch.pods() == null ? new DispatchStatus.PodCounts(0, 0, 0) : dispatch.pods();
         return new RemoteAttempt(dispatch.cluster(), dispatch.attemptId(), dispatch.phase(), dispatch.reason(), dispatch.message(),
                 pods.running(), pods.succeeded(), pods.failed(), dispatch.podProblems().stream()
-                .map(p -> new RemoteAttempt.PodProblem(p.pod(), p.container(), p.reason(), p.message())).toList());
+                .map(p -> new RemoteAttempt.PodProblem(p.pod(), p.container(), p.reason(), p.message())).toList(),
+                dispatch.topologyAssignments());
     }
 
     private Object pendingInClusterQueue(RoutingContext ctx, String apiVersion) {

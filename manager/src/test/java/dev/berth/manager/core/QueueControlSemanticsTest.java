@@ -98,6 +98,24 @@ class QueueControlSemanticsTest {
                     assertThat(s.queueStatus("team").conditions().get(0).status()).isTrue();
                     assertThat(s.reserved("team/w")).isTrue();
                 }),
+                row("a ClusterQueue whose TAS flavor names a missing Topology is inactive with Kueue's TopologyNotFound, and admits once it exists", s -> {
+                    s.controller.applyResourceFlavor(new dev.berth.manager.model.ResourceFlavor("default", Map.of("pool", "h100"),
+                            List.of(), List.of(), "datacenter"));
+                    s.cq(team());
+                    s.run(s.w("team", "w").request("cpu", "1"));
+                    Condition active = s.queueStatus("team").conditions().get(0);
+                    assertThat(active.status()).isFalse();
+                    assertThat(active.reason()).isEqualTo("TopologyNotFound");
+                    assertThat(active.message()).isEqualTo("Can't admit new workloads: there is no Topology \"datacenter\" for TAS flavor \"default\".");
+                    assertThat(s.reserved("team/w")).isFalse();
+                    s.controller.applyTopology("datacenter");
+                    s.schedule();
+                    assertThat(s.queueStatus("team").conditions().get(0).status()).isTrue();
+                    assertThat(s.reserved("team/w")).isTrue();
+                    s.controller.deleteTopology("datacenter");
+                    s.schedule();
+                    assertThat(s.queueStatus("team").conditions().get(0).reason()).isEqualTo("TopologyNotFound");
+                }),
                 row("ClusterQueue Hold: no new admissions, admitted workloads keep running, Active=False Stopped", s -> {
                     s.flavors("default").cq(team());
                     s.run(s.w("team", "running").request("cpu", "1"));

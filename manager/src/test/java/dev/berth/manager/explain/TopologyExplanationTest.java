@@ -77,4 +77,22 @@ class TopologyExplanationTest {
             assertThat(row.get("podsThatFit")).isEqualTo(8L);
         });
     }
+
+    @Test
+    void anAdmittedAttemptSaysOnWhichNodesTheAgentPutThePods() {
+        var assignment = new dev.berth.manager.dispatch.TopologyAssignment("main", List.of("kubernetes.io/hostname"),
+                List.of(new dev.berth.manager.dispatch.TopologyAssignment.Domain(List.of("h100-3"), 2),
+                        new dev.berth.manager.dispatch.TopologyAssignment.Domain(List.of("h100-4"), 2)));
+        RemoteAttempt attempt = new RemoteAttempt("h100", "a-1", "Running", null, null, 4, 0, 0, List.of(), List.of(assignment));
+        AdmissionCheckState ready = new AdmissionCheckState("multikueue", CheckStates.READY, "admitted in cluster h100", NOW);
+
+        Layer worker = Explainer.explain(reserved(), new DispatchFacts(ready, null, attempt)).layer(Layers.WORKER);
+
+        assertThat(worker.state()).isEqualTo(States.OK);
+        assertThat(worker.message()).isEqualTo("Cluster h100 admitted the attempt; pod set main: 2 pods on h100-3, 2 pods on h100-4 "
+                + "(kubernetes.io/hostname).");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) worker.details().get("topologyAssignments");
+        assertThat(rows).singleElement().satisfies(row -> assertThat(row.get("domains")).asList().hasSize(2));
+    }
 }
