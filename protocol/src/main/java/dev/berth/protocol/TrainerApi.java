@@ -23,6 +23,11 @@ public final class TrainerApi {
     /** The label a runtime's replicatedJob carries when it is the trainer step (Trainer's constants.LabelTrainJobAncestor). */
     public static final String ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step";
     public static final String ANCESTOR_TRAINER = "trainer";
+    /**
+     * Berth's: the manager puts the runtime a dispatched TrainJob names on the worker's copy under this annotation
+     * (JSON), and the agent creates that runtime on the worker before the TrainJob unless it is there already.
+     */
+    public static final String RUNTIME_ANNOTATION = "berth.dev/training-runtime";
     /** The labels Trainer's JobSet puts on a TrainJob's pods (JobSet's own plus the TrainJob's name). */
     public static final String JOBSET_NAME_LABEL = "jobset.sigs.k8s.io/jobset-name";
     public static final String REPLICATED_JOB_NAME_LABEL = "jobset.sigs.k8s.io/replicatedjob-name";
