@@ -27,6 +27,7 @@ final class TrainJobRules {
             Map<String, Object> metadata = map(podTemplate.computeIfAbsent("metadata", k -> new LinkedHashMap<>()));
             Map<String, Object> podLabels = map(metadata.computeIfAbsent("labels", k -> new LinkedHashMap<>()));
             podLabels.putAll(labels);
+            applyOverrides(String.valueOf(map(replicatedJob).get("name")), podTemplate, list(trainJobSpec.get("podTemplateOverrides")));
         }
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", name);
@@ -46,6 +47,34 @@ final class TrainJobRules {
         jobSet.put("metadata", metadata);
         jobSet.put("spec", spec);
         return jobSet;
+    }
+
+    /**
+     * The Trainer's podTemplateOverrides for one replicatedJob: labels and annotations added, nodeSelector entries
+     * added, tolerations appended, affinity replaced.
+     */
+    @SuppressWarnings("unchecked")
+    static void applyOverrides(String replicatedJob, Map<String, Object> podTemplate, List<Object> overrides) {
+        for (Object item : overrides) {
+            Map<String, Object> override = map(item);
+            boolean targeted = list(override.get("targetJobs")).stream().anyMatch(t -> replicatedJob.equals(map(t).get("name")));
+            if (!targeted) continue;
+            Map<String, Object> metadata = map(podTemplate.computeIfAbsent("metadata", k -> new LinkedHashMap<>()));
+            for (String field : List.of("labels", "annotations")) {
+                Map<String, Object> added = map(map(override.get("metadata")).get(field));
+                if (!added.isEmpty()) map(metadata.computeIfAbsent(field, k -> new LinkedHashMap<>())).putAll(added);
+            }
+            Map<String, Object> podSpec = map(podTemplate.computeIfAbsent("spec", k -> new LinkedHashMap<>()));
+            Map<String, Object> overrideSpec = map(override.get("spec"));
+            Map<String, Object> nodeSelector = map(overrideSpec.get("nodeSelector"));
+            if (!nodeSelector.isEmpty()) map(podSpec.computeIfAbsent("nodeSelector", k -> new LinkedHashMap<>())).putAll(nodeSelector);
+            if (!list(overrideSpec.get("tolerations")).isEmpty()) {
+                List<Object> tolerations = new ArrayList<>(list(podSpec.get("tolerations")));
+                for (Object toleration : list(overrideSpec.get("tolerations"))) if (!tolerations.contains(toleration)) tolerations.add(toleration);
+                podSpec.put("tolerations", tolerations);
+            }
+            if (overrideSpec.get("affinity") != null) podSpec.put("affinity", overrideSpec.get("affinity"));
+        }
     }
 
     /** The TrainJob's status from its JobSet's (null: no JobSet yet). */

@@ -39,13 +39,16 @@ public final class TemplateRenderer {
         RayTemplates.defaultSubmitter(object);
         boolean onePodPerSlot = List.of("Pod", "List").contains(String.valueOf(object.get("kind")));
         Map<String, Integer> podIndex = new java.util.HashMap<>();
-        for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
+        // a TrainJob's pods come from its runtime: pin the JobSet the Trainer will build, then hand that to the TrainJob as overrides
+        Map<String, Object> trainJobSet = TrainJobTemplates.childJobSet(object).orElse(null);
+        for (TemplatePods.Slot slot : TemplatePods.of(trainJobSet != null ? trainJobSet : object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
             TopologyPlacement.Placed placed = topology.get(slot.podSet());
             if (onePodPerSlot) TopologyPinning.pinPod(slot.podTemplate(), placed, podIndex.merge(slot.podSet(), 1, Integer::sum) - 1);
             else TopologyPinning.pin(slot.podTemplate(), placed);
             TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "labels").putAll(attemptLabels(owner));
         }
+        if (trainJobSet != null) TrainJobTemplates.writeOverrides(object, trainJobSet);
         String kind = String.valueOf(object.get("kind"));
         List<RenderedObject> rendered = new ArrayList<>();
         switch (kind) {

@@ -29,6 +29,34 @@ final class TrainJobTemplates {
         }
     }
 
+    /**
+     * Writes what the agent put on the child JobSet's pod templates (flavor nodeSelector and tolerations, topology
+     * affinity, the attempt's labels) into the TrainJob's {@code spec.podTemplateOverrides}, one per replicatedJob,
+     * as Kueue's trainjob integration hands its pod-set placement to the Trainer (v2.0 to v2.2; v2.3 moved it to
+     * runtimePatches).
+     */
+    static void writeOverrides(Map<String, Object> trainJob, Map<String, Object> jobSet) {
+        java.util.List<Object> overrides = new java.util.ArrayList<>(TemplatePods.list(TemplatePods.mapOrCreate(trainJob, "spec"), "podTemplateOverrides"));
+        for (Object item : TemplatePods.list(TemplatePods.map(jobSet, "spec").orElse(Map.of()), "replicatedJobs")) {
+            if (!(item instanceof Map<?, ?> rj)) continue;
+            Map<String, Object> replicatedJob = TemplatePods.cast(rj);
+            Map<String, Object> template = TemplatePods.map(TemplatePods.map(replicatedJob, "template").flatMap(t -> TemplatePods.map(t, "spec")), "template")
+                    .orElse(Map.of());
+            Map<String, Object> podSpec = TemplatePods.map(template, "spec").orElse(Map.of());
+            Map<String, Object> overrideSpec = new LinkedHashMap<>();
+            for (String field : java.util.List.of("nodeSelector", "tolerations", "affinity")) {
+                if (podSpec.get(field) != null) overrideSpec.put(field, podSpec.get(field));
+            }
+            Map<String, Object> override = new LinkedHashMap<>();
+            override.put("targetJobs", java.util.List.of(Map.of("name", String.valueOf(replicatedJob.get("name")))));
+            TemplatePods.map(template, "metadata").flatMap(m -> TemplatePods.map(m, "labels"))
+                    .ifPresent(labels -> override.put("metadata", Map.of("labels", labels)));
+            override.put("spec", overrideSpec);
+            overrides.add(override);
+        }
+        TemplatePods.mapOrCreate(trainJob, "spec").put("podTemplateOverrides", overrides);
+    }
+
     /** The child JobSet as the Trainer builds it (a separate object: editing it leaves the TrainJob alone). */
     static Optional<Map<String, Object>> childJobSet(Map<String, Object> trainJob) {
         return runtime(trainJob).map(runtime -> {
