@@ -98,7 +98,9 @@ class TrainJobsSystemTest {
             assertThat(p.endPhase()).isEqualTo("Succeeded");
         });
         await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "trainjob", "torch-mnist", ".status.conditions[0].type"), "Complete"::equals);
-        assertThat(kubectl.run("get", "trainjobs", "-n", "team-a").ok().stdout()).contains("torch-mnist");
+        String table = kubectl.run("get", "trainjobs", "-n", "team-a").ok().stdout();
+        assertThat(table.lines().findFirst().orElse("")).containsPattern("^NAME\\s+STATE\\s+AGE$");
+        assertThat(table).containsPattern("torch-mnist\\s+Complete");
 
         assertThat(kubectl.run("delete", "trainjob", "torch-mnist", "-n", "team-a").ok().stdout()).contains("deleted");
         await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "torch-mnist") == null);
