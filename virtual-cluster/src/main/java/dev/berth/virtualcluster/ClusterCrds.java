@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /** The custom resource definitions a virtual cluster serves: Berth's RemoteWorkload, JobSet, PyTorchJob and MPIJob. */
 final class ClusterCrds {
@@ -31,6 +32,12 @@ final class ClusterCrds {
         for (dev.berth.protocol.RayApi.Kind kind : dev.berth.protocol.RayApi.ALL) {
             client.apiextensions().v1().customResourceDefinitions()
                     .resource(schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular())).create();
+        }
+        for (dev.berth.protocol.TrainerApi.Kind kind : List.of(dev.berth.protocol.TrainerApi.TRAIN_JOB_KIND,
+                dev.berth.protocol.TrainerApi.TRAINING_RUNTIME_KIND, dev.berth.protocol.TrainerApi.CLUSTER_TRAINING_RUNTIME_KIND)) {
+            CustomResourceDefinition crd = schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular());
+            if (!kind.namespaced()) crd.getSpec().setScope("Cluster");
+            client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
         ServingKind lws = ServingKind.LEADER_WORKER_SET;
         client.apiextensions().v1().customResourceDefinitions()

@@ -41,6 +41,7 @@ public final class ClusterSimulator implements AutoCloseable {
         KubeflowJobController mpiJobs = new KubeflowJobController(client, clock, dev.berth.protocol.KubeflowJobKind.MPI_JOB);
         RayJobController rayJobs = new RayJobController(client, clock);
         RayClusterController rayClusters = new RayClusterController(client, clock);
+        TrainJobController trainJobs = new TrainJobController(client);
         ServingController deployments = new ServingController(client, dev.berth.protocol.ServingKind.DEPLOYMENT);
         ServingController statefulSets = new ServingController(client, dev.berth.protocol.ServingKind.STATEFUL_SET);
         ServingController leaderWorkerSets = new ServingController(client, dev.berth.protocol.ServingKind.LEADER_WORKER_SET);
@@ -48,6 +49,7 @@ public final class ClusterSimulator implements AutoCloseable {
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
         List<Step> steps = new java.util.ArrayList<>(List.of(
+            new Step("trainjob controller", trainJobs::reconcile),
             new Step("jobset controller", jobSets::reconcile),
             new Step("job controller", jobs::reconcile),
             new Step("pytorchjob controller", pyTorchJobs::reconcile),

@@ -22,6 +22,7 @@ final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
     private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob",
         "RayJob", "RayCluster",
+        "TrainJob",
             "Deployment", "StatefulSet", "LeaderWorkerSet");
 
     private final KubernetesClient client;
@@ -47,6 +48,8 @@ final class OwnerGarbageCollector {
         kubeflowJobs().forEach(j -> owners.add(j.getMetadata().getUid()));
         rayObjects().forEach(r -> owners.add(r.getMetadata().getUid()));
         servingObjects.forEach(j -> owners.add(j.getMetadata().getUid()));
+        client.genericKubernetesResources(dev.berth.protocol.TrainerApi.API_VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB)
+            .inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();

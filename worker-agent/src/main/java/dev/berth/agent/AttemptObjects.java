@@ -25,6 +25,7 @@ public final class AttemptObjects {
     static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
             kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
             ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
+            context(dev.berth.protocol.TrainerApi.GROUP, dev.berth.protocol.TrainerApi.VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB, "trainjobs"),
             serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;
@@ -41,6 +42,12 @@ public final class AttemptObjects {
             GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(object.body(), GenericKubernetesResource.class);
             String namespace = resource.getMetadata().getNamespace();
             try {
+                if (namespace == null) { // a cluster-scoped object (a TrainJob's ClusterTrainingRuntime)
+                    client.genericKubernetesResources(new ResourceDefinitionContext.Builder().withGroup(object.group())
+                            .withVersion(object.version()).withKind(object.kind()).withPlural(object.plural()).withNamespaced(false).build())
+                            .resource(resource).create();
+                    continue;
+                }
                 client.genericKubernetesResources(context(object.group(), object.version(), object.kind(), object.plural()))
                         .inNamespace(namespace).resource(resource).create();
             } catch (KubernetesClientException e) {

@@ -109,6 +109,11 @@ public final class AttemptStatusComposer {
                 if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
                 return conditionTrue(objectStatus, "Succeeded") ? RemoteWorkloadPhase.SUCCEEDED : null;
             }
+            case "TrainJob" -> {
+                // Kubeflow Trainer's TrainJob conditions Complete and Failed, as Kueue's trainjob Finished reads them
+                if (conditionTrue(objectStatus, "Failed")) return RemoteWorkloadPhase.FAILED;
+                return conditionTrue(objectStatus, "Complete") ? RemoteWorkloadPhase.SUCCEEDED : null;
+            }
             case "RayJob" -> {
                 // Kueue's RayJob.Finished: the deployment Complete or Failed; success is the Ray job's SUCCEEDED
                 Object deployment = objectStatus.get("jobDeploymentStatus");

@@ -55,6 +55,7 @@ public final class TemplatePods {
                     slots.add(new Slot(podSetFor(podSets, template.getKey(), index++), template.getValue()));
                 }
             }
+            case "TrainJob" -> TrainJobTemplates.childJobSet(object).ifPresent(jobSet -> slots.addAll(of(jobSet, podSets)));
             case "Deployment", "StatefulSet" -> map(map(object, "spec"), "template")
                     .ifPresent(t -> slots.add(new Slot(podSetFor(podSets, ServingKind.MAIN_POD_SET, 0), t)));
             case "LeaderWorkerSet" -> {
@@ -82,6 +83,7 @@ public final class TemplatePods {
         return object != null && (List.of("Job", "JobSet", "Pod", "List").contains(String.valueOf(object.get("kind")))
                 || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent()
                 || dev.berth.protocol.RayApi.of(String.valueOf(object.get("kind"))).isPresent()
+                || dev.berth.protocol.TrainerApi.TRAIN_JOB.equals(object.get("kind"))
                 || ServingKind.of(String.valueOf(object.get("kind"))).isPresent());
     }
 

@@ -43,7 +43,9 @@ public final class TemplateRenderer {
         RayTemplates.defaultSubmitter(object);
         boolean onePodPerSlot = List.of("Pod", "List").contains(String.valueOf(object.get("kind")));
         Map<String, Integer> podIndex = new java.util.HashMap<>();
-        for (TemplatePods.Slot slot : TemplatePods.of(object, spec.getPodSets())) {
+        // a TrainJob's pods come from its runtime: pin the JobSet the Trainer will build, then hand that to the TrainJob as overrides
+        Map<String, Object> trainJobSet = TrainJobTemplates.childJobSet(object).orElse(null);
+        for (TemplatePods.Slot slot : TemplatePods.of(trainJobSet != null ? trainJobSet : object, spec.getPodSets())) {
             pinToFlavor(slot.podTemplate(), flavorsOf(spec, slot.podSet()));
             TopologyPlacement.Placed placed = topology.get(slot.podSet());
             if (onePodPerSlot) TopologyPinning.pinPod(slot.podTemplate(), placed, podIndex.merge(slot.podSet(), 1, Integer::sum) - 1);
@@ -53,6 +55,7 @@ public final class TemplateRenderer {
                 TemplatePods.mapOrCreate(TemplatePods.mapOrCreate(slot.podTemplate(), "metadata"), "annotations").putAll(podAnnotations);
             }
         }
+        if (trainJobSet != null) TrainJobTemplates.writeOverrides(object, trainJobSet);
         String kind = String.valueOf(object.get("kind"));
         List<RenderedObject> rendered = new ArrayList<>();
         switch (kind) {
@@ -75,6 +78,12 @@ public final class TemplateRenderer {
                 dev.berth.protocol.RayApi.Kind ray = dev.berth.protocol.RayApi.of(kind).orElseThrow();
                 rendered.add(topLevel(owner, object, ray.apiVersion(), kind, ray.plural(), owner.name()));
             }
+            case "TrainJob" -> {
+                // the runtime first (kept if the worker has it), then the TrainJob the worker's Trainer runs with it
+                TrainJobTemplates.runtime(object).ifPresent(runtime -> rendered.add(runtime(runtime)));
+                TemplatePods.map(TemplatePods.map(object, "metadata"), "annotations").ifPresent(a -> a.remove(dev.berth.protocol.TrainerApi.RUNTIME_ANNOTATION));
+                rendered.add(topLevel(owner, object, dev.berth.protocol.TrainerApi.API_VERSION, kind, dev.berth.protocol.TrainerApi.TRAIN_JOB_KIND.plural(), owner.name()));
+            }
             case "Deployment", "StatefulSet", "LeaderWorkerSet" -> {
                 ServingKind serving = ServingKind.of(kind).orElseThrow();
                 rendered.add(topLevel(owner, object, serving.apiVersion(), kind, serving.plural(), owner.name()));
@@ -82,6 +91,14 @@ public final class TemplateRenderer {
             default -> throw new IllegalArgumentException("unsupported template kind " + kind);
         }
         return rendered;
+    }
+
+    /** A TrainJob's runtime as sent by the manager: created as it is, not owned by the attempt (other TrainJobs use it too). */
+    private static RenderedObject runtime(Map<String, Object> runtime) {
+        String kind = String.valueOf(runtime.get("kind"));
+        dev.berth.protocol.TrainerApi.Kind runtimeKind = dev.berth.protocol.TrainerApi.runtimeKind(kind).orElseThrow();
+        String name = String.valueOf(TemplatePods.map(runtime, "metadata").orElse(Map.of()).get("name"));
+        return new RenderedObject(dev.berth.protocol.TrainerApi.API_VERSION, kind, runtimeKind.plural(), name, runtime);
     }
 
     public static Map<String, String> attemptLabels(AttemptOwner owner) {

@@ -118,6 +118,45 @@ class TemplateRendererTest {
     }
 
     @Test
+    void trainJobGoesWithItsRuntimeUnsuspendedWithoutManagedByAndIsAdmittedAsItsRuntimesJobSet() {
+        String runtime = "{\"apiVersion\":\"trainer.kubeflow.org/v1alpha1\",\"kind\":\"ClusterTrainingRuntime\","
+                + "\"metadata\":{\"name\":\"torch\"},\"spec\":{\"template\":{\"spec\":{\"replicatedJobs\":[{\"name\":\"node\","
+                + "\"template\":{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"node\"}]}}}}}]}}}}";
+        Map<String, Object> trainJob = new java.util.LinkedHashMap<>(Map.of("apiVersion", "trainer.kubeflow.org/v1alpha1", "kind", "TrainJob",
+                "metadata", new java.util.LinkedHashMap<>(Map.of("name", "tj",
+                        "labels", new java.util.LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq")),
+                        "annotations", new java.util.LinkedHashMap<>(Map.of(dev.berth.protocol.TrainerApi.RUNTIME_ANNOTATION, runtime)))),
+                "spec", new java.util.LinkedHashMap<>(Map.of("suspend", true, "managedBy", "kueue.x-k8s.io/multikueue",
+                        "runtimeRef", Map.of("name", "torch"),
+                        "trainer", Map.of("numNodes", 2, "resourcesPerNode", Map.of("requests", Map.of("nvidia.com/gpu", "1")))))));
+        RemoteWorkloadSpec spec = spec("att-1", 1, trainJob, a100(), podSet("node", 2, "1", "a100"));
+
+        List<TemplatePods.Slot> slots = TemplatePods.of(spec.getTemplate(), spec.getPodSets());
+        List<RenderedObject> objects = TemplateRenderer.render(OWNER, spec);
+
+        assertThat(slots).singleElement().satisfies(slot -> {
+            assertThat(slot.podSet()).isEqualTo("node");
+            assertThat(slot.podTemplate().toString()).as("resourcesPerNode on the node container").contains("nvidia.com/gpu=1");
+        });
+        assertThat(objects).extracting(RenderedObject::kind).containsExactly("ClusterTrainingRuntime", "TrainJob");
+        RenderedObject created = objects.get(0);
+        assertThat(created.plural()).isEqualTo("clustertrainingruntimes");
+        assertThat(at(created.body(), "metadata")).as("cluster-scoped and not the attempt's").doesNotContainKey("namespace")
+                .doesNotContainKey("labels");
+        RenderedObject job = objects.get(1);
+        assertThat(job.plural()).isEqualTo("trainjobs");
+        assertThat(at(job.body(), "spec")).containsEntry("suspend", false).doesNotContainKey("managedBy");
+        assertThat(at(job.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1").doesNotContainKey(Labels.QUEUE_NAME);
+        assertThat(at(job.body(), "metadata", "annotations")).doesNotContainKey(dev.berth.protocol.TrainerApi.RUNTIME_ANNOTATION);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> override = (Map<String, Object>) ((List<?>) at(job.body(), "spec").get("podTemplateOverrides")).get(0);
+        assertThat(override.get("targetJobs")).isEqualTo(List.of(Map.of("name", "node")));
+        assertThat(at(override, "spec", "nodeSelector")).as("the node pods pinned to their flavor through the Trainer")
+                .isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+        assertThat(at(override, "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+    }
+
+    @Test
     void leaderWorkerSetRunsAsCreatedWithNoSuspendSwitchItsLeaderAndWorkersPinnedToTheirPodSetsFlavors() {
         var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
         RemoteWorkloadSpec spec = spec("att-1", 1, Templates.leaderWorkerSet("llm"), a100(), podSet("leader", 1, "0", "cpu"),

@@ -24,6 +24,7 @@ final class AttemptFencing {
             context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
             kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
             ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
+            context(dev.berth.protocol.TrainerApi.GROUP, dev.berth.protocol.TrainerApi.VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB, "trainjobs"),
             serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
 
     private final KubernetesClient client;

@@ -16,12 +16,14 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String MPI_JOB = dev.berth.protocol.KubeflowJobKind.MPI_JOB.framework();
     public static final String RAY_JOB = dev.berth.protocol.RayApi.RAY_JOB_KIND.framework();
     public static final String RAY_CLUSTER = dev.berth.protocol.RayApi.RAY_CLUSTER_KIND.framework();
+    public static final String TRAIN_JOB = dev.berth.protocol.TrainerApi.FRAMEWORK;
     /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
     public static final String DEPLOYMENT = dev.berth.protocol.ServingKind.DEPLOYMENT.framework();
     public static final String STATEFUL_SET = dev.berth.protocol.ServingKind.STATEFUL_SET.framework();
     public static final String LEADER_WORKER_SET = dev.berth.protocol.ServingKind.LEADER_WORKER_SET.framework();
     public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
             RAY_JOB, RAY_CLUSTER,
+            TRAIN_JOB,
             DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
@@ -41,6 +43,7 @@ public record IntegrationFrameworks(Set<String> enabled) {
             case "Pod" -> POD;
             case "RayJob" -> RAY_JOB;
             case "RayCluster" -> RAY_CLUSTER;
+            case "TrainJob" -> TRAIN_JOB;
             default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework)
                     .or(() -> dev.berth.protocol.ServingKind.of(kind).map(dev.berth.protocol.ServingKind::framework)).orElse(null);
         };

@@ -21,6 +21,7 @@ final class ManagedJobs {
     private static final Set<String> MANAGED_OWNER_KINDS = Set.of(KueueApi.JOB, KueueApi.JOBSET,
             dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.kind(), dev.berth.protocol.KubeflowJobKind.MPI_JOB.kind(),
             dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER,
+            dev.berth.protocol.TrainerApi.TRAIN_JOB,
             dev.berth.protocol.ServingKind.DEPLOYMENT.kind(), dev.berth.protocol.ServingKind.STATEFUL_SET.kind(),
             dev.berth.protocol.ServingKind.LEADER_WORKER_SET.kind());
 

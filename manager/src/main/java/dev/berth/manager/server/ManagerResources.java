@@ -9,6 +9,7 @@ import dev.berth.manager.objects.LocalQueueDecoder;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.manager.objects.PriorityClassDecoder;
 import dev.berth.manager.objects.RayWorkloads;
+import dev.berth.manager.objects.TrainJobWorkloads;
 import dev.berth.manager.objects.ResourceFlavorDecoder;
 import dev.berth.manager.objects.WorkloadFactory;
 import dev.berth.manager.security.RbacResources;
@@ -69,6 +70,10 @@ final class ManagerResources {
                         (job, resolver) -> KubeflowWorkloads.from(KubeflowJobKind.MPI_JOB, job, resolver)))
                 .add(Resources.RAY_JOBS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayJob))
                 .add(Resources.RAY_CLUSTERS, new OwnedWorkloadHooks(state, priorities, RayWorkloads::fromRayCluster))
+                .add(Resources.TRAIN_JOBS, new OwnedWorkloadHooks(state, priorities,
+                        (job, resolver) -> TrainJobWorkloads.from(job, TrainingRuntimes.in(state), resolver)))
+                .add(Resources.TRAINING_RUNTIMES, dev.berth.manager.api.ObjectHooks.NONE)
+                .add(Resources.CLUSTER_TRAINING_RUNTIMES, dev.berth.manager.api.ObjectHooks.NONE)
                 .add(Resources.DEPLOYMENTS, serving(state, priorities, ServingKind.DEPLOYMENT))
                 .add(Resources.STATEFUL_SETS, serving(state, priorities, ServingKind.STATEFUL_SET))
                 .add(Resources.LEADER_WORKER_SETS, serving(state, priorities, ServingKind.LEADER_WORKER_SET))

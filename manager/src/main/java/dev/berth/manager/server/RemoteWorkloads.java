@@ -101,6 +101,7 @@ final class RemoteWorkloads {
         }
         ObjectNode template = template(state, workload);
         AdmittedTemplate.apply(template, workload, admission);
+        TrainingRuntimes.attach(state, template);
         spec.setTemplate(JSON.convertValue(template, Map.class));
         RemoteWorkload attempt = new RemoteWorkload();
         attempt.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name)

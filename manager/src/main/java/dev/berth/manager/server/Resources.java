@@ -25,6 +25,10 @@ final class Resources {
     static final ResourceType MPI_JOBS = kubeflow(KubeflowJobKind.MPI_JOB);
     static final ResourceType RAY_JOBS = ray(dev.berth.protocol.RayApi.RAY_JOB_KIND);
     static final ResourceType RAY_CLUSTERS = ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND);
+    static final ResourceType TRAIN_JOBS = trainer(dev.berth.protocol.TrainerApi.TRAIN_JOB_KIND, true);
+    /** Kubeflow Trainer's runtimes: stored as they are, read when a TrainJob naming one is derived. */
+    static final ResourceType TRAINING_RUNTIMES = trainer(dev.berth.protocol.TrainerApi.TRAINING_RUNTIME_KIND, false);
+    static final ResourceType CLUSTER_TRAINING_RUNTIMES = trainer(dev.berth.protocol.TrainerApi.CLUSTER_TRAINING_RUNTIME_KIND, false);
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
     static final ResourceType DEPLOYMENTS = serving(ServingKind.DEPLOYMENT);
     static final ResourceType STATEFUL_SETS = serving(ServingKind.STATEFUL_SET);
@@ -32,6 +36,7 @@ final class Resources {
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
     static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS,
             RAY_JOBS, RAY_CLUSTERS,
+            TRAIN_JOBS,
             DEPLOYMENTS, STATEFUL_SETS, LEADER_WORKER_SETS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
@@ -59,6 +64,10 @@ final class Resources {
 
     private static ResourceType ray(dev.berth.protocol.RayApi.Kind kind) {
         return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), true, List.of(), true);
+    }
+
+    private static ResourceType trainer(dev.berth.protocol.TrainerApi.Kind kind, boolean hasStatus) {
+        return new ResourceType(kind.group(), kind.version(), kind.plural(), kind.singular(), kind.kind(), kind.namespaced(), List.of(), hasStatus);
     }
 
     private static ResourceType serving(ServingKind kind) {

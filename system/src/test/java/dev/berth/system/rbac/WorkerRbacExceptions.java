@@ -30,6 +30,11 @@ final class WorkerRbacExceptions {
             kubeflowAgentDelete("pytorchjobs"), kubeflowAgentDelete("mpijobs"),
             kubeflowFence("pytorchjobs"), kubeflowFence("mpijobs"),
             rayFence("rayjobs"), rayFence("rayclusters"),
+            new Allowed(ClientIdentity.MANAGER, "delete", "trainer.kubeflow.org", "trainjobs",
+                    "fencing an old TrainJob attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
+                            + "FailoverSystemTest fences Job attempts only)"),
+            new Allowed(ClientIdentity.AGENT, "create", "trainer.kubeflow.org", "trainingruntimes",
+                    "a TrainJob naming a namespaced TrainingRuntime (TrainJobsSystemTest uses a ClusterTrainingRuntime)"),
             servingFence("apps", "deployments"), servingFence("apps", "statefulsets"),
             servingFence("leaderworkerset.x-k8s.io", "leaderworkersets"));
 
