@@ -32,6 +32,9 @@ final class ClusterCrds {
             client.apiextensions().v1().customResourceDefinitions()
                     .resource(schemaless(kind.group(), kind.version(), kind.kind(), kind.plural(), kind.singular())).create();
         }
+        client.apiextensions().v1().customResourceDefinitions().resource(schemaless(dev.berth.protocol.AppWrapperApi.GROUP,
+                dev.berth.protocol.AppWrapperApi.VERSION, dev.berth.protocol.AppWrapperApi.KIND, dev.berth.protocol.AppWrapperApi.PLURAL,
+                dev.berth.protocol.AppWrapperApi.SINGULAR)).create();
         ServingKind lws = ServingKind.LEADER_WORKER_SET;
         client.apiextensions().v1().customResourceDefinitions()
             .resource(schemaless(lws.group(), lws.version(), lws.kind(), lws.plural(), lws.singular())).create();

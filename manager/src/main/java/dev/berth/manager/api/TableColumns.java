@@ -44,6 +44,7 @@ final class TableColumns {
         var kubeflow = dev.berth.protocol.KubeflowJobKind.of(kind).filter(k -> k.group().equals(group));
         if (kubeflow.isPresent()) return KubeflowJobColumns.of(kubeflow.get());
         if (group.equals(dev.berth.protocol.RayApi.GROUP) && dev.berth.protocol.RayApi.of(kind).isPresent()) return RayColumns.of(kind);
+        if (group.equals(dev.berth.protocol.AppWrapperApi.GROUP) && kind.equals(dev.berth.protocol.AppWrapperApi.KIND)) return AppWrapperColumns.of();
         var serving = dev.berth.protocol.ServingKind.of(kind).filter(k -> k.group().equals(group));
         if (serving.isPresent()) return ServingColumns.of(serving.get());
         if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();
