@@ -75,7 +75,7 @@ public final class AppWrapperPodSets {
                 for (int i = 0; i < spec.path("replicatedJobs").size(); i++) {
                     JsonNode replicated = spec.path("replicatedJobs").path(i);
                     if (!replicated.has("template")) continue;
-                    int replicas = replicated.path("replicas").isInt() ? replicated.path("replicas").asInt() : 1;
+                    int replicas = intOr(replicated.path("replicas"), 1);
                     podSets.add(new Declared("template.spec.replicatedJobs[" + i + "].template.spec.template",
                             replicas * jobPods(replicated.path("template").path("spec"))));
                 }
@@ -139,12 +139,17 @@ public final class AppWrapperPodSets {
     }
 
     private static int replicas(JsonNode parent) {
-        return parent.path("replicas").isInt() ? parent.path("replicas").asInt() : 1;
+        return intOr(parent.path("replicas"), 1);
     }
 
     private static int jobPods(JsonNode jobSpec) {
-        int parallelism = jobSpec.path("parallelism").isInt() ? jobSpec.path("parallelism").asInt() : 1;
-        JsonNode completions = jobSpec.path("completions");
-        return completions.isInt() && completions.asInt() < parallelism ? completions.asInt() : parallelism;
+        int parallelism = intOr(jobSpec.path("parallelism"), 1);
+        int completions = intOr(jobSpec.path("completions"), Integer.MAX_VALUE);
+        return Math.min(parallelism, completions);
+    }
+
+    /** A whole number however it was parsed (YAML and JSON give different node types), else the fallback. */
+    private static int intOr(JsonNode value, int fallback) {
+        return value.isIntegralNumber() && value.canConvertToInt() ? value.intValue() : fallback;
     }
 }
