@@ -154,9 +154,10 @@ class ManagerSettingsTest {
         ManagerSettings s = KueueConfigurationFile.settings(sample, NONE);
         assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod",
                 "ray.io/rayjob", "ray.io/raycluster",
-                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset");
+                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset",
+                "workload.codeflare.dev/appwrapper");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(3);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(2);
     }
 }
