@@ -39,6 +39,9 @@ final class ClusterCrds {
             if (!kind.namespaced()) crd.getSpec().setScope("Cluster");
             client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
         }
+        client.apiextensions().v1().customResourceDefinitions().resource(schemaless(dev.berth.protocol.AppWrapperApi.GROUP,
+                dev.berth.protocol.AppWrapperApi.VERSION, dev.berth.protocol.AppWrapperApi.KIND, dev.berth.protocol.AppWrapperApi.PLURAL,
+                dev.berth.protocol.AppWrapperApi.SINGULAR)).create();
         ServingKind lws = ServingKind.LEADER_WORKER_SET;
         client.apiextensions().v1().customResourceDefinitions()
             .resource(schemaless(lws.group(), lws.version(), lws.kind(), lws.plural(), lws.singular())).create();

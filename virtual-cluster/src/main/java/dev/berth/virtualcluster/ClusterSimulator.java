@@ -45,11 +45,13 @@ public final class ClusterSimulator implements AutoCloseable {
         ServingController deployments = new ServingController(client, dev.berth.protocol.ServingKind.DEPLOYMENT);
         ServingController statefulSets = new ServingController(client, dev.berth.protocol.ServingKind.STATEFUL_SET);
         ServingController leaderWorkerSets = new ServingController(client, dev.berth.protocol.ServingKind.LEADER_WORKER_SET);
+        AppWrapperController appWrappers = new AppWrapperController(client, clock);
         OwnerGarbageCollector garbageCollector = new OwnerGarbageCollector(client);
         PodScheduler scheduler = new PodScheduler(client, clock);
         Kubelet kubelet = new Kubelet(client, clock, clusterName, recorder);
         List<Step> steps = new java.util.ArrayList<>(List.of(
             new Step("trainjob controller", trainJobs::reconcile),
+            new Step("appwrapper controller", appWrappers::reconcile),
             new Step("jobset controller", jobSets::reconcile),
             new Step("job controller", jobs::reconcile),
             new Step("pytorchjob controller", pyTorchJobs::reconcile),

@@ -23,7 +23,8 @@ final class OwnerGarbageCollector {
     private static final Set<String> KNOWN_OWNER_KINDS = Set.of("Job", "JobSet", "RemoteWorkload", "PyTorchJob", "MPIJob",
         "RayJob", "RayCluster",
         "TrainJob",
-            "Deployment", "StatefulSet", "LeaderWorkerSet");
+            "Deployment", "StatefulSet", "LeaderWorkerSet",
+            "AppWrapper");
 
     private final KubernetesClient client;
 
@@ -42,6 +43,9 @@ final class OwnerGarbageCollector {
         children.addAll(rayObjects);
         List<GenericKubernetesResource> servingObjects = servingObjects();
         children.addAll(servingObjects);
+        List<GenericKubernetesResource> appWrappers = client.genericKubernetesResources(dev.berth.protocol.AppWrapperApi.API_VERSION,
+                dev.berth.protocol.AppWrapperApi.KIND).inAnyNamespace().list().getItems();
+        children.addAll(appWrappers);
         Set<String> owners = new HashSet<>();
         client.batch().v1().jobs().inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
         jobSets().forEach(j -> owners.add(j.getMetadata().getUid()));
@@ -50,6 +54,7 @@ final class OwnerGarbageCollector {
         servingObjects.forEach(j -> owners.add(j.getMetadata().getUid()));
         client.genericKubernetesResources(dev.berth.protocol.TrainerApi.API_VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB)
             .inAnyNamespace().list().getItems().forEach(j -> owners.add(j.getMetadata().getUid()));
+        appWrappers.forEach(a -> owners.add(a.getMetadata().getUid()));
         remoteWorkloads().forEach(r -> owners.add(r.getMetadata().getUid()));
         for (HasMetadata child : children) {
             List<OwnerReference> references = child.getMetadata().getOwnerReferences();

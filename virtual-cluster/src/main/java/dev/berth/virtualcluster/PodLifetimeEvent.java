@@ -20,7 +20,8 @@ public record PodLifetimeEvent(
         KubeflowJobKind.JOB_ROLE_LABEL,
         dev.berth.protocol.RayApi.CLUSTER_LABEL, dev.berth.protocol.RayApi.NODE_TYPE_LABEL, dev.berth.protocol.RayApi.GROUP_LABEL,
         dev.berth.protocol.ServingKind.LWS_GROUP_INDEX_LABEL, dev.berth.protocol.ServingKind.LWS_WORKER_INDEX_LABEL,
-        dev.berth.protocol.ServingKind.POD_INDEX_LABEL);
+        dev.berth.protocol.ServingKind.POD_INDEX_LABEL,
+        dev.berth.protocol.AppWrapperApi.APPWRAPPER_LABEL);
 
     public PodLifetimeEvent {
         labels = Map.copyOf(labels);

@@ -26,7 +26,9 @@ public final class AttemptObjects {
             kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
             ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
             context(dev.berth.protocol.TrainerApi.GROUP, dev.berth.protocol.TrainerApi.VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB, "trainjobs"),
-            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET));
+            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET),
+            context(dev.berth.protocol.AppWrapperApi.GROUP, dev.berth.protocol.AppWrapperApi.VERSION, dev.berth.protocol.AppWrapperApi.KIND,
+                    dev.berth.protocol.AppWrapperApi.PLURAL));
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;

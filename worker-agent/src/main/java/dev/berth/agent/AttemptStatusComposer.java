@@ -123,6 +123,13 @@ public final class AttemptStatusComposer {
             case "RayCluster" -> {
                 return null; // Kueue's RayCluster.Finished: a cluster serves until it is deleted, never finished
             }
+            case "AppWrapper" -> {
+                // Kueue's AppWrapper.Finished: the Succeeded phase; Failed once its resources are no longer deployed
+                Object phase = objectStatus.get("phase");
+                if (dev.berth.protocol.AppWrapperApi.PHASE_SUCCEEDED.equals(phase)) return RemoteWorkloadPhase.SUCCEEDED;
+                if (!dev.berth.protocol.AppWrapperApi.PHASE_FAILED.equals(phase)) return null;
+                return conditionTrue(objectStatus, dev.berth.protocol.AppWrapperApi.RESOURCES_DEPLOYED) ? null : RemoteWorkloadPhase.FAILED;
+            }
             case "Deployment", "StatefulSet", "LeaderWorkerSet" -> {
                 return null; // serving: admitted as long-running, never finished while it exists (Kueue's serving integrations)
             }

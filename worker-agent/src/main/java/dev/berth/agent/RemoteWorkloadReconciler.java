@@ -172,7 +172,7 @@ public final class RemoteWorkloadReconciler {
         RemoteWorkloadSpec spec = rw.getSpec();
         if (!TemplateRenderer.canRender(spec)) {
             Object kind = spec.getTemplate() == null ? null : spec.getTemplate().get("kind");
-            reject(rw, REASON_UNSUPPORTED, "template kind " + kind + " is not a batch/v1 Job, a JobSet, a PyTorchJob, an MPIJob, a RayJob, a RayCluster, a TrainJob, a Deployment, a StatefulSet, a LeaderWorkerSet, a Pod or a List of Pods");
+            reject(rw, REASON_UNSUPPORTED, "template kind " + kind + " is not a batch/v1 Job, a JobSet, a PyTorchJob, an MPIJob, a RayJob, a RayCluster, a TrainJob, a Deployment, a StatefulSet, a LeaderWorkerSet, an AppWrapper, a Pod or a List of Pods");
             return cluster;
         }
         if (fencing.isSuperseded(spec.getFencingEpoch())) {

@@ -3,6 +3,7 @@ package dev.berth.agent;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.crd.PodSetPlacement;
+import dev.berth.protocol.AppWrapperApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +66,18 @@ public final class TemplatePods {
                 String workers = leader.isPresent() ? ServingKind.WORKER_POD_SET : ServingKind.MAIN_POD_SET;
                 map(lwt, "workerTemplate").ifPresent(t -> slots.add(new Slot(podSetFor(podSets, workers, slots.size()), t)));
             }
+            case "AppWrapper" -> {
+                String name = String.valueOf(map(object, "metadata").orElse(Map.of()).get("name"));
+                int index = 0;
+                for (Map<String, Object> component : AppWrapperApi.components(object)) {
+                    for (Object declared : list(component, "podSets")) {
+                        if (!(declared instanceof Map<?, ?> podSet)) continue;
+                        String podSetName = podSetFor(podSets, AppWrapperApi.podSetName(name, index), index);
+                        index++;
+                        AppWrapperApi.at(component, String.valueOf(podSet.get("path"))).ifPresent(t -> slots.add(new Slot(podSetName, t)));
+                    }
+                }
+            }
             case "List" -> {
                 List<Object> items = list(object, "items");
                 int podIndex = 0;
@@ -84,7 +97,8 @@ public final class TemplatePods {
                 || KubeflowJobKind.of(String.valueOf(object.get("kind"))).isPresent()
                 || dev.berth.protocol.RayApi.of(String.valueOf(object.get("kind"))).isPresent()
                 || dev.berth.protocol.TrainerApi.TRAIN_JOB.equals(object.get("kind"))
-                || ServingKind.of(String.valueOf(object.get("kind"))).isPresent());
+                || ServingKind.of(String.valueOf(object.get("kind"))).isPresent()
+                || AppWrapperApi.KIND.equals(object.get("kind")));
     }
 
     private static String podSetFor(List<PodSetPlacement> podSets, String name, int index) {

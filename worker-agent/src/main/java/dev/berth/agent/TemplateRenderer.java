@@ -88,6 +88,8 @@ public final class TemplateRenderer {
                 ServingKind serving = ServingKind.of(kind).orElseThrow();
                 rendered.add(topLevel(owner, object, serving.apiVersion(), kind, serving.plural(), owner.name()));
             }
+            case "AppWrapper" -> rendered.add(topLevel(owner, object, dev.berth.protocol.AppWrapperApi.API_VERSION, kind,
+                    dev.berth.protocol.AppWrapperApi.PLURAL, owner.name()));
             default -> throw new IllegalArgumentException("unsupported template kind " + kind);
         }
         return rendered;

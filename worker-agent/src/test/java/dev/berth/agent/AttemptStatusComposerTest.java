@@ -87,6 +87,14 @@ class AttemptStatusComposerTest {
                 Arguments.of("a leaderworkerset whose pods all ended is still not finished",
                         List.of(Map.of("kind", "LeaderWorkerSet", "status", Map.of())),
                         List.of(pod("a", "Succeeded")), RemoteWorkloadPhase.ADMITTED, 0, 1),
+                Arguments.of("appwrapper Running while its pods run", List.of(appWrapper("Running", "True")),
+                        List.of(pod("a", "Running"), pod("b", "Succeeded")), RemoteWorkloadPhase.RUNNING, 1, 1),
+                Arguments.of("appwrapper Succeeded phase", List.of(appWrapper("Succeeded", "True")),
+                        List.of(pod("a", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 1),
+                Arguments.of("appwrapper Failed but still deleting its resources is not finished (Kueue's AppWrapper.Finished)",
+                        List.of(appWrapper("Failed", "True")), List.of(failedWithExit("a")), RemoteWorkloadPhase.ADMITTED, 0, 0),
+                Arguments.of("appwrapper Failed once its resources are gone", List.of(appWrapper("Failed", "False")),
+                        List.of(failedWithExit("a")), RemoteWorkloadPhase.FAILED, 0, 0),
                 Arguments.of("pod group all succeeded", List.of(), List.of(pod("a", "Succeeded"), pod("b", "Succeeded")), RemoteWorkloadPhase.SUCCEEDED, 0, 2),
                 Arguments.of("pod group one failed", List.of(), List.of(pod("a", "Succeeded"), failedWithExit("b")), RemoteWorkloadPhase.FAILED, 0, 1));
     }
@@ -95,6 +103,11 @@ class AttemptStatusComposerTest {
         Map<String, Object> owned = new java.util.LinkedHashMap<>(object);
         owned.put("metadata", Map.of("ownerReferences", List.of(Map.of("kind", ownerKind, "controller", true))));
         return owned;
+    }
+
+    private static Map<String, Object> appWrapper(String phase, String resourcesDeployed) {
+        return Map.of("kind", "AppWrapper", "status", Map.of("phase", phase,
+                "conditions", List.of(Map.of("type", "ResourcesDeployed", "status", resourcesDeployed))));
     }
 
     private static Map<String, Object> ray(String kind, String deployment, String jobStatus) {

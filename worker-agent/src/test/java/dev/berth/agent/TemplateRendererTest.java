@@ -177,6 +177,30 @@ class TemplateRendererTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void appWrapperRunsUnsuspendedWithoutManagedByEachDeclaredPodSetPinnedThroughItsPath() {
+        var cpu = Fixtures.flavor("cpu").label("node-role", "cpu").build();
+        RemoteWorkloadSpec spec = spec("att-1", 1, Templates.appWrapper("aw"), a100(), podSet("aw-0", 1, "0", "cpu"),
+                podSet("aw-1", 1, "0", "cpu"), podSet("aw-2", 2, "8", "a100"));
+        spec.getFlavors().add(cpu);
+
+        RenderedObject appWrapper = TemplateRenderer.render(OWNER, spec).get(0);
+
+        assertThat(appWrapper.kind()).isEqualTo("AppWrapper");
+        assertThat(appWrapper.apiVersion()).isEqualTo("workload.codeflare.dev/v1beta2");
+        assertThat(appWrapper.plural()).isEqualTo("appwrappers");
+        assertThat(at(appWrapper.body(), "spec")).containsEntry("suspend", false).doesNotContainKey("managedBy");
+        assertThat(at(appWrapper.body(), "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1").doesNotContainKey(Labels.QUEUE_NAME);
+        List<Map<String, Object>> components = (List<Map<String, Object>>) at(appWrapper.body(), "spec").get("components");
+        assertThat(at(components.get(0), "template", "spec", "nodeSelector")).isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(components.get(0), "template", "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+        Map<String, Object> replicas = at(components.get(1), "template", "spec", "pytorchReplicaSpecs");
+        assertThat(at(replicas, "Master", "template", "spec", "nodeSelector")).isEqualTo(Map.of("node-role", "cpu"));
+        assertThat(at(replicas, "Worker", "template", "spec", "nodeSelector")).isEqualTo(Map.of("nvidia.com/gpu.product", Fixtures.A100));
+        assertThat(at(replicas, "Worker", "template", "metadata", "labels")).containsEntry(Labels.ATTEMPT_ID, "att-1");
+    }
+
+    @Test
     void podGroupBecomesOnePodEachWithoutKueuesGate() {
         RemoteWorkloadSpec spec = spec("att-1", 1, Templates.podList(2), a100(), podSet("main", 2, "1", "a100"));
 

@@ -88,6 +88,26 @@ final class Templates {
                 "spec", new LinkedHashMap<>(Map.of("replicas", 1, "leaderWorkerTemplate", lwt))));
     }
 
+    /**
+     * An AppWrapper (workload.codeflare.dev/v1beta2) as the manager holds it: suspended, managed by MultiKueue, wrapping a Pod
+     * (pod set path {@code template}) and a PyTorchJob (Master, Worker), its pod sets declared.
+     */
+    static Map<String, Object> appWrapper(String name) {
+        Map<String, Object> pod = new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "Pod", "metadata", new LinkedHashMap<>(Map.of("name", "sidecar")),
+                "spec", new LinkedHashMap<>(Map.of("containers", new ArrayList<>(List.of(Map.of("name", "c", "image", "i")))))));
+        Map<String, Object> podComponent = new LinkedHashMap<>(Map.of("template", pod,
+                "podSets", new ArrayList<>(List.of(Map.of("replicas", 1, "path", "template")))));
+        Map<String, Object> pyTorch = pyTorchJob("wrapped");
+        ((Map<?, ?>) pyTorch.get("spec")).remove("runPolicy");
+        Map<String, Object> pyTorchComponent = new LinkedHashMap<>(Map.of("template", pyTorch, "podSets", new ArrayList<>(List.of(
+                Map.of("replicas", 1, "path", "template.spec.pytorchReplicaSpecs.Master.template"),
+                Map.of("replicas", 2, "path", "template.spec.pytorchReplicaSpecs.Worker.template")))));
+        return new LinkedHashMap<>(Map.of("apiVersion", "workload.codeflare.dev/v1beta2", "kind", "AppWrapper",
+                "metadata", new LinkedHashMap<>(Map.of("name", name, "labels", new LinkedHashMap<>(Map.of("kueue.x-k8s.io/queue-name", "lq")))),
+                "spec", new LinkedHashMap<>(Map.of("suspend", true, "managedBy", "kueue.x-k8s.io/multikueue",
+                        "components", new ArrayList<>(List.of(podComponent, pyTorchComponent))))));
+    }
+
     private static Map<String, Object> kubeflowReplica(int replicas) {
         Map<String, Object> podTemplate = new LinkedHashMap<>(Map.of("spec", new LinkedHashMap<>(Map.of("containers",
                 new ArrayList<>(List.of(Map.of("name", "pytorch", "image", "i")))))));

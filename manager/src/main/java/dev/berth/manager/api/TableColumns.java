@@ -45,6 +45,7 @@ final class TableColumns {
         if (kubeflow.isPresent()) return KubeflowJobColumns.of(kubeflow.get());
         if (group.equals(dev.berth.protocol.RayApi.GROUP) && dev.berth.protocol.RayApi.of(kind).isPresent()) return RayColumns.of(kind);
         if (group.equals(dev.berth.protocol.TrainerApi.GROUP) && kind.equals(dev.berth.protocol.TrainerApi.TRAIN_JOB)) return TrainJobColumns.of();
+        if (group.equals(dev.berth.protocol.AppWrapperApi.GROUP) && kind.equals(dev.berth.protocol.AppWrapperApi.KIND)) return AppWrapperColumns.of();
         var serving = dev.berth.protocol.ServingKind.of(kind).filter(k -> k.group().equals(group));
         if (serving.isPresent()) return ServingColumns.of(serving.get());
         if (group.isEmpty() && kind.equals("Pod")) return JobAndPodColumns.pod();

@@ -30,6 +30,7 @@ public final class FieldSupport {
                         + " an external dispatcher's name is warned about and Berth's Default placement is used");
         honoured("integrations.frameworks", "only the listed kinds get Workloads; Berth serves batch/job, jobset.x-k8s.io/jobset, kubeflow.org/pytorchjob, kubeflow.org/mpijob"
                 + ", ray.io/rayjob, ray.io/raycluster, trainer.kubeflow.org/trainjob, deployment, statefulset, leaderworkerset.x-k8s.io/leaderworkerset"
+                + ", workload.codeflare.dev/appwrapper"
                 + " and pod, and warns about every other listed framework");
         honoured("namespace", "Kueue's own namespace: the default managedJobsNamespaceSelector leaves it (and kube-system) alone");
         honoured("manageJobsWithoutQueueName", "a Job, JobSet or Pod without the queue-name label is suspended and given a Workload");

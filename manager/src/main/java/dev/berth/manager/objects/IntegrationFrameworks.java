@@ -21,10 +21,12 @@ public record IntegrationFrameworks(Set<String> enabled) {
     public static final String DEPLOYMENT = dev.berth.protocol.ServingKind.DEPLOYMENT.framework();
     public static final String STATEFUL_SET = dev.berth.protocol.ServingKind.STATEFUL_SET.framework();
     public static final String LEADER_WORKER_SET = dev.berth.protocol.ServingKind.LEADER_WORKER_SET.framework();
+    public static final String APP_WRAPPER = dev.berth.protocol.AppWrapperApi.FRAMEWORK;
     public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
             RAY_JOB, RAY_CLUSTER,
             TRAIN_JOB,
-            DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET);
+            DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET,
+            APP_WRAPPER);
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -44,6 +46,7 @@ public record IntegrationFrameworks(Set<String> enabled) {
             case "RayJob" -> RAY_JOB;
             case "RayCluster" -> RAY_CLUSTER;
             case "TrainJob" -> TRAIN_JOB;
+            case "AppWrapper" -> APP_WRAPPER;
             default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework)
                     .or(() -> dev.berth.protocol.ServingKind.of(kind).map(dev.berth.protocol.ServingKind::framework)).orElse(null);
         };

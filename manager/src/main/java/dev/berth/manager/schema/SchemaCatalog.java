@@ -27,7 +27,8 @@ public final class SchemaCatalog {
             "kueue/workloadpriorityclasses", "kueue/workloads", "jobset/jobsets",
             "kubeflow/pytorchjobs", "kubeflow/mpijobs",
             "ray/rayjobs", "ray/rayclusters",
-            "lws/leaderworkersets");
+            "lws/leaderworkersets",
+            "appwrapper/appwrappers");
     private static final String KUBERNETES = "kubernetes/swagger-v1.32-subset.json.gz";
 
     private final Definitions definitions;

@@ -58,6 +58,8 @@ final class AdmittedTemplate {
                 podTemplate(group.path("template")).ifPresent(t -> merge(t, podSet, checks));
             }
             if (job) podTemplate(template.path("spec").path("submitterPodTemplate")).ifPresent(t -> merge(t, dev.berth.protocol.RayApi.SUBMITTER_POD_SET, checks));
+        } else if (kind.equals(dev.berth.protocol.AppWrapperApi.KIND)) {
+            dev.berth.manager.objects.AppWrapperPodSets.templates(template).forEach((podSet, t) -> merge(t, podSet, checks));
         } else if (ServingKind.of(kind).isPresent()) {
             ServingTemplates.of(template).forEach((podSet, t) -> merge(t, podSet, checks));
         } else if (kind.equals(Resources.PODS.kind())) {

@@ -23,7 +23,8 @@ final class ManagedJobs {
             dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER,
             dev.berth.protocol.TrainerApi.TRAIN_JOB,
             dev.berth.protocol.ServingKind.DEPLOYMENT.kind(), dev.berth.protocol.ServingKind.STATEFUL_SET.kind(),
-            dev.berth.protocol.ServingKind.LEADER_WORKER_SET.kind());
+            dev.berth.protocol.ServingKind.LEADER_WORKER_SET.kind(),
+            dev.berth.protocol.AppWrapperApi.KIND);
 
     private final ManagerState state;
 

@@ -77,6 +77,7 @@ final class ManagerResources {
                 .add(Resources.DEPLOYMENTS, serving(state, priorities, ServingKind.DEPLOYMENT))
                 .add(Resources.STATEFUL_SETS, serving(state, priorities, ServingKind.STATEFUL_SET))
                 .add(Resources.LEADER_WORKER_SETS, serving(state, priorities, ServingKind.LEADER_WORKER_SET))
+                .add(Resources.APP_WRAPPERS, new OwnedWorkloadHooks(state, priorities, dev.berth.manager.objects.AppWrapperWorkloads::from))
                 .add(Resources.PODS, new PodHooks(state, priorities))
                 .add(Resources.NAMESPACES, new NamespaceHooks(new KueueObjectHooks<>(state, NamespaceLabels::decode, n -> { },
                         n -> state.controller.applyNamespace(n.name(), n.labels()),

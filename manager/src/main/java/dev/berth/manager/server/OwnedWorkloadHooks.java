@@ -69,6 +69,11 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (trainJob && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
             JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
+        boolean appWrapper = incoming.path("kind").asText().equals(dev.berth.protocol.AppWrapperApi.KIND);
+        if (appWrapper && op == Operation.CREATE) {
+            dev.berth.manager.objects.AppWrapperPodSets.declareInferred(incoming);
+            if (state.managed(incoming) && dispatchedByMultiKueue(incoming)) JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+        }
         if (op == Operation.UPDATE && managed.manages(incoming)) {
             ServingKind.of(incoming.path("kind").asText())
                     .ifPresent(kind -> existing.ifPresent(stored -> ServingScale.checkUpdate(kind, stored.object(), incoming)));
@@ -77,7 +82,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
-            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow || ray || trainJob) JobSuspension.suspend(incoming, true);
+            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow || ray || trainJob || appWrapper) JobSuspension.suspend(incoming, true);
         }
         return incoming;
     }

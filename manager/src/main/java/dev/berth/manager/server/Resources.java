@@ -29,6 +29,9 @@ final class Resources {
     /** Kubeflow Trainer's runtimes: stored as they are, read when a TrainJob naming one is derived. */
     static final ResourceType TRAINING_RUNTIMES = trainer(dev.berth.protocol.TrainerApi.TRAINING_RUNTIME_KIND, false);
     static final ResourceType CLUSTER_TRAINING_RUNTIMES = trainer(dev.berth.protocol.TrainerApi.CLUSTER_TRAINING_RUNTIME_KIND, false);
+    static final ResourceType APP_WRAPPERS = new ResourceType(dev.berth.protocol.AppWrapperApi.GROUP, dev.berth.protocol.AppWrapperApi.VERSION,
+            dev.berth.protocol.AppWrapperApi.PLURAL, dev.berth.protocol.AppWrapperApi.SINGULAR, dev.berth.protocol.AppWrapperApi.KIND, true,
+            dev.berth.protocol.AppWrapperApi.SHORT_NAMES, true);
     /** The job kinds that own the Workload derived from them (pods are owners too, but many to one). */
     static final ResourceType DEPLOYMENTS = serving(ServingKind.DEPLOYMENT);
     static final ResourceType STATEFUL_SETS = serving(ServingKind.STATEFUL_SET);
@@ -37,7 +40,8 @@ final class Resources {
     static final List<ResourceType> OWNING_JOBS = List.of(JOBS, JOBSETS, PYTORCH_JOBS, MPI_JOBS,
             RAY_JOBS, RAY_CLUSTERS,
             TRAIN_JOBS,
-            DEPLOYMENTS, STATEFUL_SETS, LEADER_WORKER_SETS);
+            DEPLOYMENTS, STATEFUL_SETS, LEADER_WORKER_SETS,
+            APP_WRAPPERS);
     static final ResourceType PODS = new ResourceType("", "v1", "pods", "pod", KueueApi.POD, true, List.of("po"), true);
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "namespace", KueueApi.NAMESPACE, false, List.of("ns"), true);
     static final ResourceType PRIORITY_CLASSES = new ResourceType(KueueApi.SCHEDULING_GROUP, "v1", "priorityclasses", "priorityclass", KueueApi.PRIORITY_CLASS, false, List.of("pc"), false);

@@ -155,9 +155,10 @@ class ManagerSettingsTest {
         assertThat(s.integrations().enabled()).containsExactlyInAnyOrder("batch/job", "jobset.x-k8s.io/jobset", "kubeflow.org/mpijob", "pod",
                 "ray.io/rayjob", "ray.io/raycluster",
                 "trainer.kubeflow.org/trainjob",
-                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset");
+                "deployment", "statefulset", "leaderworkerset.x-k8s.io/leaderworkerset",
+                "workload.codeflare.dev/appwrapper");
         assertThat(s.warnings()).extracting(ConfigWarning::field).contains("health.healthProbeBindAddress", "metrics.bindAddress",
                 "webhook.port", "leaderElection", "controller.groupKindConcurrency", "clientConnection.qps", "clientConnection.burst");
-        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(2);
+        assertThat(s.warnings()).extracting(ConfigWarning::field).filteredOn(f -> f.startsWith("integrations.frameworks[")).hasSize(1);
     }
 }

@@ -181,6 +181,7 @@ class DeployManifestsTest {
                 "apps/deployments", createListDelete,
                 "apps/statefulsets", createListDelete,
                 "leaderworkerset.x-k8s.io/leaderworkersets", createListDelete,
+                "workload.codeflare.dev/appwrappers", createListDelete,
                 "/pods", Set.of("list", "watch", "create", "delete"),
                 "/nodes", Set.of("list"),
                 "autoscaling.x-k8s.io/provisioningrequests", Set.of("get", "create"),
@@ -210,6 +211,7 @@ class DeployManifestsTest {
                 "apps/deployments", Set.of("list", "delete"),
                 "apps/statefulsets", Set.of("list", "delete"),
                 "leaderworkerset.x-k8s.io/leaderworkersets", Set.of("list", "delete"),
+                "workload.codeflare.dev/appwrappers", Set.of("list", "delete"),
                 "/pods", Set.of("list", "delete")));
         assertThat(grants(only(managerAccess, "Role", "berth-manager-access"))).isEqualTo(Map.of(
                 "/configmaps", Set.of("get", "create", "update"),

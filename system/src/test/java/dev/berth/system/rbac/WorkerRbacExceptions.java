@@ -36,7 +36,13 @@ final class WorkerRbacExceptions {
             new Allowed(ClientIdentity.AGENT, "create", "trainer.kubeflow.org", "trainingruntimes",
                     "a TrainJob naming a namespaced TrainingRuntime (TrainJobsSystemTest uses a ClusterTrainingRuntime)"),
             servingFence("apps", "deployments"), servingFence("apps", "statefulsets"),
-            servingFence("leaderworkerset.x-k8s.io", "leaderworkersets"));
+            servingFence("leaderworkerset.x-k8s.io", "leaderworkersets"),
+            new Allowed(ClientIdentity.MANAGER, "delete", "workload.codeflare.dev", "appwrappers",
+                    "fencing an old AppWrapper attempt on a cluster whose agent is lost (AttemptFencing deletes every owner kind alike; "
+                            + "FailoverSystemTest fences Job attempts only)"),
+            new Allowed(ClientIdentity.AGENT, "delete", "workload.codeflare.dev", "appwrappers",
+                    "removing an AppWrapper attempt that was stopped, rejected, expired or deleted (AttemptObjects.deleteAttempt); "
+                            + "in AppWrapperSystemTest the virtual cluster's garbage collector may remove the copy first"));
 
     private static Allowed servingFence(String group, String resource) {
         return new Allowed(ClientIdentity.MANAGER, "delete", group, resource,
