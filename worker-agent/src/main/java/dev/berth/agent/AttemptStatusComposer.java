@@ -35,6 +35,9 @@ public final class AttemptStatusComposer {
         status.setStartTime(previous.getStartTime());
         status.setCompletionTime(previous.getCompletionTime());
         status.setTopologyAssignments(previous.getTopologyAssignments());
+        // the request the attempt was admitted on: the manager's provisioning check reads it from every report,
+        // and a report without it would read as "admitted without a request" (Kueue's "not needed")
+        status.setProvisioning(previous.getProvisioning());
         for (Pod pod : pods) {
             switch (phaseOf(pod)) {
                 case "Running" -> status.setPodsRunning(status.getPodsRunning() + 1);

@@ -166,4 +166,25 @@ class AttemptStatusComposerTest {
         assertThat(status.getPodStatuses()).isEqualTo(Map.of("p-1", running, "p-0", Map.of("phase", "Pending")));
         assertThat(status.getObjectStatus()).isNull();
     }
+
+    @org.junit.jupiter.api.Test
+    void everyLaterReportKeepsTheProvisioningRequestTheAttemptWasAdmittedOn() {
+        dev.berth.protocol.crd.ProvisioningProgress provisioned = new dev.berth.protocol.crd.ProvisioningProgress();
+        provisioned.setRequestName("job-grow-scale-up-2");
+        provisioned.setAttempt(2);
+        RemoteWorkloadStatus previous = new RemoteWorkloadStatus();
+        previous.setPhase(RemoteWorkloadPhase.ADMITTED);
+        previous.setProvisioning(provisioned);
+
+        RemoteWorkloadStatus pending = AttemptStatusComposer.compose(previous, "att-1", List.of(job(Map.of("active", 2))),
+                List.of(pod("a", "Pending")), NOW);
+        RemoteWorkloadStatus running = AttemptStatusComposer.compose(pending, "att-1", List.of(job(Map.of("active", 2))),
+                List.of(pod("a", "Running")), NOW);
+
+        // the manager reads a report without a request as "admitted without one" (Kueue's "not needed")
+        assertThat(pending.getPhase()).isEqualTo(RemoteWorkloadPhase.ADMITTED);
+        assertThat(pending.getProvisioning()).isSameAs(provisioned);
+        assertThat(running.getPhase()).isEqualTo(RemoteWorkloadPhase.RUNNING);
+        assertThat(running.getProvisioning()).isSameAs(provisioned);
+    }
 }
