@@ -87,6 +87,15 @@ class KubectlExplainTest {
     }
 
     @Test
+    void theTrainJobExamplePassesKubectlsStrictDefaultValidationAndDescribes() throws Exception {
+        kubectl.run("kubectl create -f " + Path.of("..", "examples", "jobs", "trainjob.yaml").toAbsolutePath()).ok();
+
+        String out = kubectl.run("kubectl describe trainjob torch-mnist -n team-a").ok().stdout();
+
+        assertThat(out).contains("Kind:         TrainJob").containsPattern("Runtime Ref:\\s+Name:\\s+torch-distributed").containsPattern("Num Nodes:\\s+2");
+    }
+
+    @Test
     void explainReadsTheV1beta1SchemaWhenAskedForIt() throws Exception {
         String out = kubectl.run("kubectl explain workload --api-version=kueue.x-k8s.io/v1beta1").ok().stdout();
 
