@@ -250,6 +250,7 @@ final class Dispatcher implements ClusterEvents {
                 .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
         attempts.put(key, attempt);
         creates.send(key, attempt, remote, decision.clusters());
+        roundViews.placed(request, attempt.clusters);
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")

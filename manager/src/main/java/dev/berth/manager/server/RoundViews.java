@@ -12,10 +12,11 @@ import java.util.function.Function;
 
 /**
  * The clusters as placement sees them (in-flight dispatches taken off), kept from one workload to the
- * next of a reconcile round while the round only meets workloads it cannot place: nothing then changes
- * what the next one sees. A round re-placing hundreds of waiting workloads after a heartbeat so scans
- * the current attempts once per cluster, not once per workload and cluster (the state thread's largest
- * CPU cost under a create burst, issue 16). State thread only.
+ * next of a reconcile round while the round only places workloads or finds it cannot: a placement's
+ * demand is taken off the views it used, and nothing else changes what the next workload sees. A round
+ * placing or re-placing hundreds of workloads so scans the current attempts once per cluster, not once
+ * per workload and cluster (the state thread's largest CPU cost under a create burst, issue 16).
+ * State thread only.
  */
 final class RoundViews {
     private final Map<String, ClusterView> views = new HashMap<>();
@@ -29,6 +30,20 @@ final class RoundViews {
 
     /** The previous workload was not placed and changed no attempt: its views hold for the next. */
     void unchanged() {
+        reusable = true;
+    }
+
+    /**
+     * A workload was just placed on these clusters, and nothing else changed: its demand comes off their
+     * kept views, as {@link #withoutInFlight} would take it off a fresh one (it was dispatched after their
+     * last report). A request with a topology drops the views instead (its domain depends on the order).
+     */
+    void placed(PlacementRequest request, Collection<String> clusters) {
+        if (request.podSets().stream().anyMatch(podSet -> podSet.topology() != null)) {
+            reset();
+            return;
+        }
+        for (String cluster : clusters) views.computeIfPresent(cluster, (name, view) -> InFlightDispatches.withoutInFlight(view, List.of(request)));
         reusable = true;
     }
 
