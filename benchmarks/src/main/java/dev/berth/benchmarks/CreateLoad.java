@@ -96,11 +96,14 @@ final class CreateLoad {
         done.await();
         double seconds = (System.nanoTime() - started) / 1e9;
         int failed = failures.values().stream().mapToInt(AtomicInteger::get).sum();
-        return new Result(count - failed, seconds, new LatencySample(label, millis), new TreeMap<>(failures).toString());
+        return new Result(count - failed, failed, seconds, new LatencySample(label, millis), new TreeMap<>(failures).toString());
     }
 
-    /** Accepted (201) creates, the wall time of the round, every create's latency, the other answers by status. */
-    record Result(int accepted, double seconds, LatencySample latency, String failures) {
+    /**
+     * Accepted (201) creates, the others, the wall time of the round, every create's latency, the other answers by status
+     * ({@code {}} when none). A round with any other answer is an error, never throughput.
+     */
+    record Result(int accepted, int refused, double seconds, LatencySample latency, String failures) {
         double perSecond() {
             return accepted / seconds;
         }

@@ -31,6 +31,14 @@ public final class ClusterCalls implements AutoCloseable {
     private final Clock clock;
     private volatile Instant lastSuccess;
     private volatile String lastError;
+    /**
+     * Runs a send once the manager's writes made so far are durable (the store's {@code whenDurable}): every
+     * call that changes the cluster (create, renew, commit, delete, fence, catalogue) goes through it, so what a
+     * worker is told never runs ahead of the record a new leader recovers from, even inside a journal group.
+     */
+    private volatile java.util.function.Consumer<Runnable> sendGate = Runnable::run;
+    /** Changing calls in flight at most as many as the bulkhead has threads; the rest wait their turn (reads keep its queue). */
+    private final PacedSends sends;
 
     ClusterCalls(String cluster, ClusterClient client, ResilienceOptions options, Clock clock) {
         this(cluster, client.client(), client, options, clock);
@@ -42,6 +50,7 @@ public final class ClusterCalls implements AutoCloseable {
         this.connection = connection;
         this.resilience = new ClusterResilience(cluster, options);
         this.clock = clock;
+        this.sends = new PacedSends(options.maxConcurrentCalls());
     }
 
     /** The breaker's state now. */
@@ -83,7 +92,7 @@ public final class ClusterCalls implements AutoCloseable {
 
     /** Writes the flavor catalogue ConfigMap berth-system/berth-flavors. */
     public Future<Void> writeFlavorCatalogue(String flavorsJson) {
-        return call(() -> {
+        return send(() -> {
             ensureNamespace(BerthCrds.SYSTEM_NAMESPACE);
             client.configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).resource(new ConfigMapBuilder()
                     .withNewMetadata().withName(BerthCrds.FLAVOR_CATALOGUE).withNamespace(BerthCrds.SYSTEM_NAMESPACE).endMetadata()
@@ -107,7 +116,7 @@ public final class ClusterCalls implements AutoCloseable {
      * same attempt already exists (a retried create whose first answer was lost), that is success.
      */
     public Future<RemoteWorkload> create(RemoteWorkload attempt) {
-        return call(() -> {
+        return send(() -> {
             String namespace = attempt.getMetadata().getNamespace();
             ensureNamespace(namespace);
             try {
@@ -125,7 +134,7 @@ public final class ClusterCalls implements AutoCloseable {
 
     /** Renews an attempt's lease and raises its fencing epoch when it is older. */
     public Future<Void> renew(String namespace, String name, String renewTime, long epoch) {
-        return call(() -> {
+        return send(() -> {
             client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).edit(attempt -> {
                 attempt.getSpec().setLeaseRenewTime(renewTime);
                 if (attempt.getSpec().getFencingEpoch() < epoch) attempt.getSpec().setFencingEpoch(epoch);
@@ -141,7 +150,7 @@ public final class ClusterCalls implements AutoCloseable {
      * Refused with 409 otherwise (another attempt there, or a newer leader stamped it); 404 when it is gone.
      */
     public Future<Void> commit(String namespace, String name, String attemptId, String renewTime, long epoch) {
-        return call(() -> {
+        return send(() -> {
             client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).edit(attempt -> {
                 if (!attemptId.equals(attempt.getSpec().getAttemptId()) || attempt.getSpec().getFencingEpoch() > epoch) {
                     throw new KubernetesClientException("copy is no longer attempt " + attemptId + " at epoch " + epoch + " or older", 409, null);
@@ -157,7 +166,7 @@ public final class ClusterCalls implements AutoCloseable {
 
     /** Deletes an attempt; an attempt already gone is fine. */
     public Future<Void> delete(String namespace, String name) {
-        return call(() -> {
+        return send(() -> {
             client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).delete();
             return null;
         });
@@ -172,7 +181,7 @@ public final class ClusterCalls implements AutoCloseable {
      * when listed after the deletions. Idempotent: called again until none is left.
      */
     public Future<Integer> fenceAttempt(String namespace, String name, String attemptId) {
-        return call(() -> new AttemptFencing(client, namespace, attemptId).deleteAndCountLive(name));
+        return send(() -> new AttemptFencing(client, namespace, attemptId).deleteAndCountLive(name));
     }
 
     private void ensureNamespace(String namespace) {
@@ -182,6 +191,18 @@ public final class ClusterCalls implements AutoCloseable {
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) throw e;
         }
+    }
+
+    /** Sends through the gate from now on (before any call is made). */
+    void sendGate(java.util.function.Consumer<Runnable> gate) {
+        this.sendGate = gate;
+    }
+
+    /** A call that changes the cluster: made once the gate lets it (the manager's records durable). */
+    private <T> Future<T> send(Callable<T> work) {
+        io.vertx.core.Promise<T> answered = io.vertx.core.Promise.promise();
+        sendGate.accept(() -> sends.send(() -> call(work)).onComplete(answered));
+        return answered.future();
     }
 
     private <T> Future<T> call(Callable<T> work) {

@@ -43,6 +43,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -167,27 +168,31 @@ public final class BerthManager implements AutoCloseable {
     /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
     public Future<HttpServer> start(Vertx vertx, String host, int port) {
         this.vertx = vertx;
-        housekeepingTimer = vertx.setPeriodic(1000, id -> stateThread.execute(() -> {
+        // Work the manager starts itself (timers, cluster events and answers) runs in journal groups: its writes
+        // share one sync per task, and every call that changes a worker cluster waits for that sync (sendGate)
+        Executor grouped = task -> stateThread.execute(() -> state.inOneSync(task));
+        housekeepingTimer = vertx.setPeriodic(1000, id -> grouped.execute(() -> {
             state.reschedule();
             state.resourceInUse.releaseFreed(service);
             events.expire(clock.instant());
         }));
         onStateThread(() -> {
-            workerClusters = new WorkerClusters(vertx, stateThread, state.dispatcher, dispatchOptions.managerId(), clock,
+            workerClusters = new WorkerClusters(vertx, grouped, state.dispatcher, dispatchOptions.managerId(), clock,
                     dispatchOptions.resilience(), dispatchOptions.failover().health(), warmClients);
+            workerClusters.sendGate(store::whenDurable);
             state.dispatcher.clusters = workerClusters;
             state.multiKueue.attach(workerClusters);
             return null;
         });
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
-                id -> stateThread.execute(() -> {
+                id -> grouped.execute(() -> {
                     workerClusters.pollAll();
                     state.dispatcher.failover.evictFromLostClusters();
                     state.dispatcher.withdrawals.poll();
                     state.dispatcher.renewals.retryFailed();
                 }));
         leaseTimer = vertx.setPeriodic(dispatchOptions.renewEvery().toMillis(),
-                id -> stateThread.execute(() -> {
+                id -> grouped.execute(() -> {
                     state.dispatcher.renewals.renewAll();
                     state.dispatcher.widenIncrementalAttempts();
                 }));

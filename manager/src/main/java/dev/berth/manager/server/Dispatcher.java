@@ -11,7 +11,6 @@ import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.manager.dispatch.PlacementDecision;
-import dev.berth.manager.dispatch.InFlightDispatches;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.dispatch.WaitingReplacement;
@@ -59,6 +58,7 @@ final class Dispatcher implements ClusterEvents {
     /** Workloads to reconcile: named by an event, due for a retry after a failure, or all of them at a resync. */
     private final WorkQueue<WorkloadKey> queue;
     private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
+    private final RoundViews roundViews = new RoundViews();
     /** The last placement decision per workload, for explanations. */
     private final Map<WorkloadKey, PlacementDecision> lastPlacement = new HashMap<>();
     private final MultiKueueStatus clusterStatus;
@@ -151,6 +151,7 @@ final class Dispatcher implements ClusterEvents {
         queue.addAll(unserved.due());
         unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
         for (int round = 0; round < 10 && queue.hasReady(); round++) {
+            roundViews.reset();
             queue.takeReady().forEach(this::reconcileOrRetry);
             state.scheduleSlice();
         }
@@ -158,6 +159,7 @@ final class Dispatcher implements ClusterEvents {
 
     /** One workload; should it fail (the store unavailable, say), it is tried again after a backoff, and the others go on. */
     private void reconcileOrRetry(WorkloadKey key) {
+        roundViews.nextWorkload();
         try {
             reconcile(key);
             queue.forget(key);
@@ -214,8 +216,8 @@ final class Dispatcher implements ClusterEvents {
             return;
         }
         Set<String> avoided = withdrawals.avoided(key);
-        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(clusters::view)
-                .map(this::withoutInFlight).toList();
+        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c))
+                .map(c -> roundViews.view(c, name -> withoutInFlight(clusters.view(name)))).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
         PlacementDecision placed = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
@@ -227,6 +229,7 @@ final class Dispatcher implements ClusterEvents {
             String message = unserved.notPlaced(key, check, request, configName, views, decision.pendingMessage());
             String note = withdrawals.note(key);
             if (message != null) pending(key, check, note == null ? message : note + "; " + message);
+            roundViews.unchanged();
             return;
         }
         waiting.remove(key);
@@ -247,6 +250,7 @@ final class Dispatcher implements ClusterEvents {
                 .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
         attempts.put(key, attempt);
         creates.send(key, attempt, remote, decision.clusters());
+        roundViews.placed(request, attempt.clusters);
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
@@ -271,15 +275,7 @@ final class Dispatcher implements ClusterEvents {
     }
 
     private ClusterView withoutInFlight(ClusterView view) {
-        List<PlacementRequest> inFlight = new ArrayList<>();
-        for (DispatchAttempt attempt : attempts.values()) {
-            if (attempt.request == null || attempt.dispatchedAt == null || !attempt.clusters.contains(view.name())) continue;
-            if (view.lastHeartbeat() == null || view.lastHeartbeat().isBefore(attempt.dispatchedAt.plus(REPORT_LAG))) {
-                inFlight.add(attempt.request);
-            }
-        }
-        inFlight.addAll(stops.copies.demandOn(view.name()));
-        return InFlightDispatches.withoutInFlight(view, inFlight);
+        return RoundViews.withoutInFlight(view, attempts.values(), stops.copies.demandOn(view.name()));
     }
 
     /**

@@ -78,9 +78,21 @@ final class ManagerState {
     }
 
     private void runSlice() {
-        scheduleSlice();
-        if (dispatcher != null) dispatcher.reconcile();
+        // the slice's writes and the dispatcher's (attempt records, check states) share one journal sync; the
+        // creates they announce leave only after it (the worker clusters' send gate, RemoteCreates)
+        inOneSync(() -> {
+            scheduleSlice();
+            if (dispatcher != null) dispatcher.reconcile();
+        });
         if (stateThread != null && controller.hasMoreToSchedule()) queuePass(0);
+    }
+
+    /** Runs state-thread work whose writes share one journal sync (group commit); durable when it returns. */
+    void inOneSync(Runnable work) {
+        store.inOneSync(() -> {
+            work.run();
+            return null;
+        });
     }
 
     private void queuePass(long delayMillis) {

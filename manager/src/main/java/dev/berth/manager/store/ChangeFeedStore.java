@@ -66,7 +66,14 @@ public final class ChangeFeedStore implements ObjectStore {
             for (StoreChange change : held) {
                 for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
             }
-            for (Runnable action : actions) action.run();
+            for (Runnable action : actions) {
+                try {
+                    action.run();
+                } catch (RuntimeException e) {
+                    // one failed send must not keep the group's other sends back
+                    org.slf4j.LoggerFactory.getLogger(ChangeFeedStore.class).atWarn().setCause(e).log("an action waiting for a group's sync failed");
+                }
+            }
         }
     }
 
