@@ -390,6 +390,12 @@ final class Dispatcher implements ClusterEvents {
         listings.agentEpochRead(cluster, agentEpoch, readAt, listingStartedAt);
     }
 
+    /** Finished copies first: their quota is handed out in a slice now, before the listing's other events and reports. */
+    @Override
+    public void finishedCopiesSeen(String cluster, List<RemoteWorkload> finished) {
+        if (listings.finishedFirst(cluster, finished) > 0) state.scheduleSlice();
+    }
+
     @Override
     public void attemptsListed(String cluster, List<RemoteWorkload> listed) {
         listings.listed(cluster, listed);
