@@ -77,13 +77,18 @@ public final class StandbyClients implements AutoCloseable {
      * @param wanted every stored MultiKueueCluster whose kubeconfig resolved, by name
      */
     public void refresh(WarmStandbyPlan.Role role, Map<String, KubeconfigSource> wanted) {
+        refresh(role, wanted, false);
+    }
+
+    /** As above; memberLost: another replica just left, every held client reads its cluster now ({@link WarmStandbyPlan}). */
+    public void refresh(WarmStandbyPlan.Role role, Map<String, KubeconfigSource> wanted, boolean memberLost) {
         if (this == NONE) return;
         WarmStandbyPlan.Round<KubeconfigSource> round;
         Map<String, Warm> due = new LinkedHashMap<>();
         synchronized (this) {
             Map<String, WarmStandbyPlan.Held<KubeconfigSource>> view = new HashMap<>();
             held.forEach((name, warm) -> view.put(name, new WarmStandbyPlan.Held<>(warm.source, warm.lastProbe)));
-            round = WarmStandbyPlan.round(role, wanted, view, clock.instant(), probeEvery);
+            round = WarmStandbyPlan.round(role, wanted, view, clock.instant(), probeEvery, memberLost);
             for (String name : round.close()) {
                 Warm gone = held.remove(name);
                 if (gone != null) gone.client.close();
