@@ -61,9 +61,10 @@ final class AttemptListings {
      * Mirrors only the finished reports (Succeeded, Failed) of current attempts on the cluster, as {@link #listed}
      * would; returns how many workloads finished. A report is the attempt's own (same attempt id, and the cluster
      * still one of its copies, the winner if one was chosen), so an old attempt's report never finishes a newer one.
-     * Their copies are deleted by the mirror; the next listing of the cluster leaves them out.
+     * Their copies are deleted by the mirror; the next listing of the cluster leaves them out. {@code afterEach} runs
+     * after each workload finished (a scheduling slice: the first freed quota is handed out before the next mirror's writes).
      */
-    int finishedFirst(String cluster, List<RemoteWorkload> finished) {
+    int finishedFirst(String cluster, List<RemoteWorkload> finished, Runnable afterEach) {
         Set<String> handled = finishedBeforeListing.computeIfAbsent(cluster, c -> new HashSet<>());
         int count = 0;
         for (RemoteWorkload remote : finished) {
@@ -85,6 +86,7 @@ final class AttemptListings {
             if (!dispatcher.attempts().containsKey(key)) {
                 handled.add(id);
                 count++;
+                afterEach.run();
             }
         }
         return count;

@@ -390,10 +390,10 @@ final class Dispatcher implements ClusterEvents {
         listings.agentEpochRead(cluster, agentEpoch, readAt, listingStartedAt);
     }
 
-    /** Finished copies first: their quota is handed out in a slice now, before the listing's other events and reports. */
+    /** Finished copies first: each one's quota is handed out in a slice at once, before the listing's other events and reports. */
     @Override
     public void finishedCopiesSeen(String cluster, List<RemoteWorkload> finished) {
-        if (listings.finishedFirst(cluster, finished) > 0) state.scheduleSlice();
+        listings.finishedFirst(cluster, finished, state::scheduleSlice);
     }
 
     @Override
