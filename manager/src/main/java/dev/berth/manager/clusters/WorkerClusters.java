@@ -137,7 +137,11 @@ public final class WorkerClusters implements AutoCloseable {
         cluster.calls = new ClusterCalls(cluster.name, client, resilience, clock);
         log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("sinceConnectMillis", millisSince(cluster.connectedAt))
                 .addKeyValue("finishedSeen", finishedSeen.size()).log("worker cluster client " + how);
-        if (!finishedSeen.isEmpty()) events.finishedCopiesSeen(cluster.name, finishedSeen);
+        // a task of its own: a new manager's start (and with it its API and the leader's publication) does not wait
+        // for these mirrors' writes; it still runs before this poll's answer, which queues behind it
+        if (!finishedSeen.isEmpty()) onState(() -> {
+            if (clusters.get(cluster.name) == cluster) events.finishedCopiesSeen(cluster.name, finishedSeen);
+        });
         poll(cluster);
     }
 
