@@ -66,6 +66,21 @@ async function expectCode(code, what, promise) {
   throw new Error(`${what}: expected ${code}, it succeeded`);
 }
 
+// A read-modify-write as controllers write it (client-go's retry.RetryOnConflict): the manager writes the
+// object's status meanwhile (a ClusterQueue's Active condition, a LocalQueue's counts, a queued Job's
+// suspend), which moves its resourceVersion, so a replace may get 409 Conflict; read again and redo the change.
+async function replaceOnConflict(path, change, replace) {
+  for (let attempt = 1; ; attempt++) {
+    const current = change(copy((await plainGet(kc, path)).body));
+    try {
+      await replace(current);
+      return current;
+    } catch (e) {
+      if (e.code !== 409 || attempt === 5) throw e;
+    }
+  }
+}
+
 async function ownedWorkload(uid) {
   const list = await custom.listNamespacedCustomObject({ ...KUEUE, namespace: 'team-a', plural: 'workloads' });
   return list.items.find((w) => (w.metadata.ownerReferences ?? []).some((o) => o.uid === uid));
@@ -75,11 +90,12 @@ const cases = {
   async 'crud-clusterqueue'() {
     const submitted = clusterQueue('node-cq', '4');
     await custom.createClusterCustomObject({ ...KUEUE, plural: 'clusterqueues', body: submitted });
-    const stored = await expectStored(kc, `${KUEUE_PATH}/clusterqueues/node-cq`, submitted);
-    const replaced = copy(stored);
-    replaced.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota = '6';
-    delete replaced.status;
-    await custom.replaceClusterCustomObject({ ...KUEUE, plural: 'clusterqueues', name: 'node-cq', body: replaced });
+    await expectStored(kc, `${KUEUE_PATH}/clusterqueues/node-cq`, submitted);
+    const replaced = await replaceOnConflict(`${KUEUE_PATH}/clusterqueues/node-cq`, (cq) => {
+      cq.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota = '6';
+      delete cq.status;
+      return cq;
+    }, (body) => custom.replaceClusterCustomObject({ ...KUEUE, plural: 'clusterqueues', name: 'node-cq', body }));
     await expectStored(kc, `${KUEUE_PATH}/clusterqueues/node-cq`, { spec: replaced.spec, metadata: { labels: { suite: 'node' } } });
     const list = await custom.listClusterCustomObject({ ...KUEUE, plural: 'clusterqueues' });
     if (!list.items.some((cq) => cq.metadata.name === 'node-cq')) throw new Error('node-cq missing from the list');
@@ -90,10 +106,11 @@ const cases = {
   async 'crud-localqueue'() {
     const submitted = localQueue('crud-lq', { team: 'a' });
     await custom.createNamespacedCustomObject({ ...KUEUE, namespace: NS, plural: 'localqueues', body: submitted });
-    const stored = await expectStored(kc, `${KUEUE_PATH}/namespaces/${NS}/localqueues/crud-lq`, submitted);
-    const replaced = copy(stored);
-    replaced.metadata.labels.tier = 'gold';
-    await custom.replaceNamespacedCustomObject({ ...KUEUE, namespace: NS, plural: 'localqueues', name: 'crud-lq', body: replaced });
+    await expectStored(kc, `${KUEUE_PATH}/namespaces/${NS}/localqueues/crud-lq`, submitted);
+    await replaceOnConflict(`${KUEUE_PATH}/namespaces/${NS}/localqueues/crud-lq`, (lq) => {
+      lq.metadata.labels.tier = 'gold';
+      return lq;
+    }, (body) => custom.replaceNamespacedCustomObject({ ...KUEUE, namespace: NS, plural: 'localqueues', name: 'crud-lq', body }));
     await expectStored(kc, `${KUEUE_PATH}/namespaces/${NS}/localqueues/crud-lq`, { metadata: { labels: { team: 'a', tier: 'gold' } }, spec: submitted.spec });
     await custom.deleteNamespacedCustomObject({ ...KUEUE, namespace: NS, plural: 'localqueues', name: 'crud-lq' });
     await expectStored(kc, `${KUEUE_PATH}/namespaces/${NS}/localqueues/crud-lq`, ABSENT);
@@ -107,8 +124,10 @@ const cases = {
     const stored = await expectStored(kc, path, submitted);
     const read = await batch.readNamespacedJob({ name: 'node-crud-job', namespace: 'team-a' });
     if (read.metadata.uid !== stored.metadata.uid) throw new Error('readNamespacedJob returned another uid');
-    read.metadata.labels.owner = 'node';
-    await batch.replaceNamespacedJob({ name: 'node-crud-job', namespace: 'team-a', body: read });
+    await replaceOnConflict(path, (current) => {
+      current.metadata.labels.owner = 'node';
+      return current;
+    }, (body) => batch.replaceNamespacedJob({ name: 'node-crud-job', namespace: 'team-a', body }));
     const expected = copy(submitted);
     expected.metadata.labels.owner = 'node';
     await expectStored(kc, path, expected);

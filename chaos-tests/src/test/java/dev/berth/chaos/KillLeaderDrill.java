@@ -38,6 +38,7 @@ class KillLeaderDrill {
         List<Long> leads = new ArrayList<>();
         List<Long> scheduled = new ArrayList<>();
         List<Long> dispatched = new ArrayList<>();
+        List<String> killedAt = new ArrayList<>(); // wall clock, to read the replicas' logs against
         try (DrillEnvironment env = DrillEnvironment.start("kill-leader", DrillSetup.twoSites().withReplicas(REPLICAS))) {
             int refused = 0;
             int submitted = 0;
@@ -49,10 +50,11 @@ class KillLeaderDrill {
                     if (i == count / 3) {
                         env.say("round " + round + ": killing leader " + leader.alias() + " mid-burst");
                         if (round == 0) timeline.fault();
-                        long killedAt = System.nanoTime();
+                        long killedNanos = System.nanoTime();
+                        killedAt.add(java.time.Instant.now().toString());
                         env.killManager(leader);
                         boolean first = round == 0;
-                        watch = FailoverWatch.start(env, killedAt, () -> {
+                        watch = FailoverWatch.start(env, killedNanos, () -> {
                             if (first) timeline.detected();
                         }, () -> {
                             if (first) timeline.recovered();
@@ -75,6 +77,7 @@ class KillLeaderDrill {
             timeline.note("acknowledged", env.acknowledged().size());
             timeline.note("refusedWhileLeaderless", refused);
             timeline.note("rounds", ROUNDS);
+            timeline.note("killedAt", killedAt);
             timeline.note("killToLeaderMillis", leads);
             timeline.note("killToScheduledMillis", scheduled);
             timeline.note("killToDispatchedMillis", dispatched);

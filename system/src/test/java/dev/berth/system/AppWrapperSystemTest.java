@@ -1,12 +1,14 @@
 package dev.berth.system;
 
 import static dev.berth.system.ManagerHttp.condition;
+import static dev.berth.system.SingleWorkerSystem.CLUSTER;
+import static dev.berth.system.SingleWorkerSystem.PATIENCE;
+import static dev.berth.system.SingleWorkerSystem.podSets;
+import static dev.berth.system.SingleWorkerSystem.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.NeedsKubectl;
 import dev.berth.protocol.AppWrapperApi;
 import dev.berth.protocol.Labels;
@@ -14,14 +16,10 @@ import dev.berth.virtualcluster.PodInterval;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * AppWrapper end to end through the real kubectl: the example in examples/jobs is created on the manager,
@@ -30,43 +28,21 @@ import org.junit.jupiter.api.TestInstance;
  * {@code kubectl get appwrappers} on the manager shows the worker's phase and conditions, finished, and deleted.
  */
 @NeedsKubectl
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AppWrapperSystemTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
-    private static final String CLUSTER = "a100-ondemand";
-
-    private BerthSystem system;
-    private ManagerHttp api;
-    private KubectlCli kubectl;
-
-    @BeforeAll
-    void start() throws Exception {
-        Path dir = Files.createTempDirectory("berth-appwrapper-test");
-        system = BerthSystem.start(dir, List.of(new WorkerClusterSpec(CLUSTER, "a100:2x8,cpu:2", false)),
-                new MemoryObjectStore(), SchedulerOptions.DEFAULTS, "127.0.0.1", 0,
-                List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
-        api = new ManagerHttp(system.apiUrl());
-        kubectl = KubectlCli.against(system.apiUrl(), dir.resolve("kubectl-home"));
-        await().atMost(PATIENCE).until(() -> "True".equals(api.get("/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/" + CLUSTER)
-                .path("status").path("conditions").path(0).path("status").asText()));
-    }
-
-    @AfterAll
-    void stop() {
-        if (system != null) system.close();
-    }
+    @RegisterExtension
+    static final SingleWorkerSystem bed = new SingleWorkerSystem("appwrapper");
 
     @Test
     void anAppWrappedJobRunsOnAWorkerSucceedsWhenItsPodsDoAndKubectlShowsTheWorkersState() throws Exception {
-        assertThat(kubectl.run("api-resources", "--api-group=workload.codeflare.dev").ok().stdout())
+        assertThat(bed.kubectl().run("api-resources", "--api-group=workload.codeflare.dev").ok().stdout())
                 .containsPattern("appwrappers\\s+aw\\s+workload.codeflare.dev/v1beta2\\s+true\\s+AppWrapper");
-        assertThat(kubectl.run("explain", "appwrapper.spec.components").ok().stdout()).contains("podSets");
-        assertThat(kubectl.run("create", "-f", "examples/jobs/appwrapper.yaml").ok().stdout())
+        assertThat(bed.kubectl().run("explain", "appwrapper.spec.components").ok().stdout()).contains("podSets");
+        assertThat(bed.kubectl().run("create", "-f", "examples/jobs/appwrapper.yaml").ok().stdout())
                 .contains("appwrapper.workload.codeflare.dev/appwrapper-job created");
 
-        JsonNode queued = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "appwrapper-job"), w -> w != null);
+        JsonNode queued = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "appwrapper-job"), w -> w != null);
         assertThat(podSets(queued)).isEqualTo(Map.of("appwrapper-job-0", 2));
-        assertThat(kubectl.jsonpath("team-a", "appwrapper", "appwrapper-job", ".spec.managedBy"))
+        assertThat(bed.kubectl().jsonpath("team-a", "appwrapper", "appwrapper-job", ".spec.managedBy"))
                 .as("Kueue's managedBy default on the manager's copy").isEqualTo("kueue.x-k8s.io/multikueue");
 
         GenericKubernetesResource remote = awaitRemote("appwrapper-job");
@@ -77,7 +53,7 @@ class AppWrapperSystemTest {
         assertThat(attempt).isNotBlank();
         assertThat(remote.getMetadata().getLabels()).doesNotContainKey(Labels.QUEUE_NAME);
 
-        JsonNode finished = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "appwrapper-job"),
+        JsonNode finished = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "appwrapper-job"),
                 w -> "True".equals(condition(w, "Finished")));
         assertThat(finished.path("status").path("clusterName").asText()).isEqualTo(CLUSTER);
         assertThat(finished.path("status").path("conditions").toString()).contains("\"Succeeded\"");
@@ -90,15 +66,15 @@ class AppWrapperSystemTest {
             assertThat(p.endPhase()).isEqualTo("Succeeded");
         });
 
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "appwrapper", "appwrapper-job", ".status.phase"), "Succeeded"::equals);
-        String table = kubectl.run("get", "appwrappers", "-n", "team-a").ok().stdout();
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "appwrapper", "appwrapper-job", ".status.phase"), "Succeeded"::equals);
+        String table = bed.kubectl().run("get", "appwrappers", "-n", "team-a").ok().stdout();
         assertThat(table.lines().findFirst().orElse("")).containsPattern("^NAME\\s+STATUS\\s+QUOTA RESERVED\\s+RESOURCES DEPLOYED\\s+UNHEALTHY\\s+AGE$");
         assertThat(table).containsPattern("appwrapper-job\\s+Succeeded\\s+True\\s+True\\s+");
-        assertThat(kubectl.run("describe", "appwrapper", "appwrapper-job", "-n", "team-a").ok().stdout())
+        assertThat(bed.kubectl().run("describe", "appwrapper", "appwrapper-job", "-n", "team-a").ok().stdout())
                 .contains("Components").contains("CreatedWorkload");
 
-        assertThat(kubectl.run("delete", "-f", "examples/jobs/appwrapper.yaml").ok().stdout()).contains("deleted");
-        await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "appwrapper-job") == null);
+        assertThat(bed.kubectl().run("delete", "-f", "examples/jobs/appwrapper.yaml").ok().stdout()).contains("deleted");
+        await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "appwrapper-job") == null);
         await().atMost(PATIENCE).until(() -> remoteCopies().isEmpty());
     }
 
@@ -108,40 +84,27 @@ class AppWrapperSystemTest {
                 .replace("name: appwrapper-job", "name: appwrapper-failing").replace("name: wrapped-job", "name: wrapped-failing")
                 .replace("berth.dev/sim-runtime: \"3\"", "berth.dev/sim-runtime: \"2\"\n              berth.dev/sim-exit-code: \"1\"");
         Path file = Files.writeString(Files.createTempFile("appwrapper-failing", ".yaml"), yaml);
-        kubectl.run("create", "-f", file.toString()).ok();
+        bed.kubectl().run("create", "-f", file.toString()).ok();
 
-        JsonNode finished = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "appwrapper-failing"),
+        JsonNode finished = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "appwrapper-failing"),
                 w -> w != null && "True".equals(condition(w, "Finished")));
         assertThat(finished.path("status").path("conditions").toString()).contains("\"Failed\"");
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "appwrapper", "appwrapper-failing", ".status.phase"), "Failed"::equals);
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "appwrapper", "appwrapper-failing", ".status.phase"), "Failed"::equals);
 
-        kubectl.run("delete", "-f", file.toString()).ok();
+        bed.kubectl().run("delete", "-f", file.toString()).ok();
         await().atMost(PATIENCE).until(() -> remoteCopies().isEmpty());
         await().atMost(PATIENCE).until(() -> podsOf("appwrapper-failing").stream().allMatch(PodInterval::ended));
     }
 
-    private static Map<String, Integer> podSets(JsonNode workload) {
-        Map<String, Integer> podSets = new java.util.LinkedHashMap<>();
-        for (JsonNode podSet : workload.path("spec").path("podSets")) podSets.put(podSet.path("name").asText(), podSet.path("count").asInt());
-        return podSets;
-    }
-
     private GenericKubernetesResource awaitRemote(String name) {
-        AtomicReference<GenericKubernetesResource> found = new AtomicReference<>();
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
-            remoteCopies().stream().filter(r -> name.equals(r.getMetadata().getName())).findFirst().ifPresent(found::set);
-            return found.get() != null;
-        });
-        return found.get();
+        return bed.awaitRemote(AppWrapperApi.API_VERSION, AppWrapperApi.KIND, name);
     }
 
     private List<GenericKubernetesResource> remoteCopies() {
-        return system.worker(CLUSTER).client().genericKubernetesResources(AppWrapperApi.API_VERSION, AppWrapperApi.KIND).inNamespace("team-a")
-                .list().getItems();
+        return bed.remoteCopies(AppWrapperApi.API_VERSION, AppWrapperApi.KIND);
     }
 
     private List<PodInterval> podsOf(String appWrapper) {
-        return system.worker(CLUSTER).cluster().podLifetimes().stream()
-                .filter(p -> appWrapper.equals(p.labels().get(AppWrapperApi.APPWRAPPER_LABEL))).toList();
+        return bed.podsLabelled(AppWrapperApi.APPWRAPPER_LABEL, appWrapper);
     }
 }

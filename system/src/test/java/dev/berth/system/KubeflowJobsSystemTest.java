@@ -1,12 +1,14 @@
 package dev.berth.system;
 
 import static dev.berth.system.ManagerHttp.condition;
+import static dev.berth.system.SingleWorkerSystem.CLUSTER;
+import static dev.berth.system.SingleWorkerSystem.PATIENCE;
+import static dev.berth.system.SingleWorkerSystem.podSets;
+import static dev.berth.system.SingleWorkerSystem.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.NeedsKubectl;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.Labels;
@@ -14,14 +16,10 @@ import dev.berth.virtualcluster.PodInterval;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kubeflow training jobs end to end through the real kubectl: the examples in examples/jobs are
@@ -30,44 +28,22 @@ import org.junit.jupiter.api.TestInstance;
  * labels, mirrored back so {@code kubectl get} on the manager shows the worker's state, finished, and deleted.
  */
 @NeedsKubectl
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KubeflowJobsSystemTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
-    private static final String CLUSTER = "a100-ondemand";
-
-    private BerthSystem system;
-    private ManagerHttp api;
-    private KubectlCli kubectl;
-
-    @BeforeAll
-    void start() throws Exception {
-        Path dir = Files.createTempDirectory("berth-kubeflow-test");
-        system = BerthSystem.start(dir, List.of(new WorkerClusterSpec(CLUSTER, "a100:2x8,cpu:2", false)),
-                new MemoryObjectStore(), SchedulerOptions.DEFAULTS, "127.0.0.1", 0,
-                List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
-        api = new ManagerHttp(system.apiUrl());
-        kubectl = KubectlCli.against(system.apiUrl(), dir.resolve("kubectl-home"));
-        await().atMost(PATIENCE).until(() -> "True".equals(api.get("/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/" + CLUSTER)
-                .path("status").path("conditions").path(0).path("status").asText()));
-    }
-
-    @AfterAll
-    void stop() {
-        if (system != null) system.close();
-    }
+    @RegisterExtension
+    static final SingleWorkerSystem bed = new SingleWorkerSystem("kubeflow");
 
     @Test
     void aPyTorchJobRunsOnAWorkerWithItsMasterDecidingSuccessAndKubectlShowsTheWorkersState() throws Exception {
-        assertThat(kubectl.run("api-resources", "--api-group=kubeflow.org").ok().stdout())
+        assertThat(bed.kubectl().run("api-resources", "--api-group=kubeflow.org").ok().stdout())
                 .containsPattern("pytorchjobs\\s+kubeflow.org/v1\\s+true\\s+PyTorchJob")
                 .containsPattern("mpijobs\\s+kubeflow.org/v2beta1\\s+true\\s+MPIJob");
-        assertThat(kubectl.run("explain", "pytorchjob.spec.pytorchReplicaSpecs").ok().stdout()).contains("pytorchReplicaSpecs");
-        assertThat(kubectl.run("create", "-f", "examples/jobs/pytorchjob.yaml").ok().stdout())
+        assertThat(bed.kubectl().run("explain", "pytorchjob.spec.pytorchReplicaSpecs").ok().stdout()).contains("pytorchReplicaSpecs");
+        assertThat(bed.kubectl().run("create", "-f", "examples/jobs/pytorchjob.yaml").ok().stdout())
                 .contains("pytorchjob.kubeflow.org/pytorch-mnist created");
 
-        JsonNode queued = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "pytorch-mnist"), w -> w != null);
+        JsonNode queued = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "pytorch-mnist"), w -> w != null);
         assertThat(podSets(queued)).isEqualTo(Map.of("master", 1, "worker", 2));
-        assertThat(kubectl.jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".spec.runPolicy.managedBy"))
+        assertThat(bed.kubectl().jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".spec.runPolicy.managedBy"))
                 .as("Kueue's managedBy default on the manager's copy").isEqualTo("kueue.x-k8s.io/multikueue");
 
         GenericKubernetesResource remote = awaitRemote(KubeflowJobKind.PYTORCH_JOB, "pytorch-mnist");
@@ -77,7 +53,7 @@ class KubeflowJobsSystemTest {
         assertThat(attempt).isNotBlank();
         assertThat(remote.getMetadata().getLabels()).doesNotContainKey(Labels.QUEUE_NAME);
 
-        JsonNode finished = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "pytorch-mnist"),
+        JsonNode finished = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "pytorch-mnist"),
                 w -> "True".equals(condition(w, "Finished")));
         assertThat(finished.path("status").path("clusterName").asText()).isEqualTo(CLUSTER);
         assertThat(finished.path("status").path("admission").path("podSetAssignments").findValuesAsText("name"))
@@ -94,19 +70,19 @@ class KubeflowJobsSystemTest {
             assertThat(master.endPhase()).isEqualTo("Succeeded");
         });
 
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".status.conditions[-1:].type"),
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".status.conditions[-1:].type"),
                 "Succeeded"::equals);
-        assertThat(kubectl.jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".status.replicaStatuses.Master.succeeded")).isEqualTo("1");
-        String table = kubectl.run("get", "pytorchjobs", "-n", "team-a").ok().stdout();
+        assertThat(bed.kubectl().jsonpath("team-a", "pytorchjob", "pytorch-mnist", ".status.replicaStatuses.Master.succeeded")).isEqualTo("1");
+        String table = bed.kubectl().run("get", "pytorchjobs", "-n", "team-a").ok().stdout();
         assertThat(table.lines().findFirst().orElse("")).containsPattern("^NAME\\s+STATE\\s+AGE$");
         assertThat(table).containsPattern("pytorch-mnist\\s+Succeeded\\s+\\d+s");
-        assertThat(kubectl.run("get", "pytorchjobs", "-n", "team-a", "-o", "wide").ok().stdout())
+        assertThat(bed.kubectl().run("get", "pytorchjobs", "-n", "team-a", "-o", "wide").ok().stdout())
                 .containsPattern("MASTERS\\s+WORKERS").containsPattern("pytorch-mnist\\s+Succeeded\\s+\\S+\\s+0/1/0");
-        assertThat(kubectl.run("describe", "pytorchjob", "pytorch-mnist", "-n", "team-a").ok().stdout())
+        assertThat(bed.kubectl().run("describe", "pytorchjob", "pytorch-mnist", "-n", "team-a").ok().stdout())
                 .contains("Pytorch Replica Specs").contains("CreatedWorkload");
 
-        assertThat(kubectl.run("delete", "pytorchjob", "pytorch-mnist", "-n", "team-a").ok().stdout()).contains("deleted");
-        await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "pytorch-mnist") == null);
+        assertThat(bed.kubectl().run("delete", "pytorchjob", "pytorch-mnist", "-n", "team-a").ok().stdout()).contains("deleted");
+        await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "pytorch-mnist") == null);
         await().atMost(PATIENCE).until(() -> remoteCopies(KubeflowJobKind.PYTORCH_JOB).isEmpty());
     }
 
@@ -115,12 +91,12 @@ class KubeflowJobsSystemTest {
         String yaml = Files.readString(Path.of("..", "examples", "jobs", "pytorchjob.yaml"))
                 .replace("name: pytorch-mnist", "name: pytorch-long").replace("berth.dev/sim-runtime: \"3\"", "berth.dev/sim-runtime: \"600\"");
         Path file = Files.writeString(Files.createTempFile("pytorch-long", ".yaml"), yaml);
-        kubectl.run("create", "-f", file.toString()).ok();
+        bed.kubectl().run("create", "-f", file.toString()).ok();
         await().atMost(PATIENCE).until(() -> podsOf("pytorch-long").stream().filter(p -> !p.ended()).count() == 3);
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "pytorchjob", "pytorch-long", ".status.conditions[-1:].type"),
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "pytorchjob", "pytorch-long", ".status.conditions[-1:].type"),
                 "Running"::equals);
 
-        kubectl.run("delete", "pytorchjob", "pytorch-long", "-n", "team-a").ok();
+        bed.kubectl().run("delete", "pytorchjob", "pytorch-long", "-n", "team-a").ok();
 
         await().atMost(PATIENCE).until(() -> remoteCopies(KubeflowJobKind.PYTORCH_JOB).isEmpty());
         await().atMost(PATIENCE).until(() -> podsOf("pytorch-long").stream().allMatch(PodInterval::ended));
@@ -128,14 +104,14 @@ class KubeflowJobsSystemTest {
 
     @Test
     void anMpiJobSucceedsWhenItsLauncherDoesAndItsRunningWorkersAreCleanedUp() throws Exception {
-        assertThat(kubectl.run("create", "-f", "examples/jobs/mpijob.yaml").ok().stdout()).contains("mpijob.kubeflow.org/mpi-pi created");
-        JsonNode queued = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "mpi-pi"), w -> w != null);
+        assertThat(bed.kubectl().run("create", "-f", "examples/jobs/mpijob.yaml").ok().stdout()).contains("mpijob.kubeflow.org/mpi-pi created");
+        JsonNode queued = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "mpi-pi"), w -> w != null);
         assertThat(podSets(queued)).isEqualTo(Map.of("launcher", 1, "worker", 2));
 
         GenericKubernetesResource remote = awaitRemote(KubeflowJobKind.MPI_JOB, "mpi-pi");
         assertThat(runPolicy(remote)).doesNotContainKey("managedBy").containsEntry("suspend", false);
 
-        JsonNode finished = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "mpi-pi"),
+        JsonNode finished = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "mpi-pi"),
                 w -> "True".equals(condition(w, "Finished")));
         assertThat(finished.path("status").path("conditions").toString()).contains("\"Succeeded\"");
         List<PodInterval> pods = podsOf("mpi-pi");
@@ -144,34 +120,14 @@ class KubeflowJobsSystemTest {
                 .satisfies(launcher -> assertThat(launcher.endPhase()).isEqualTo("Succeeded"));
         await().atMost(PATIENCE).until(() -> podsOf("mpi-pi").stream().allMatch(PodInterval::ended));
 
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "mpijob", "mpi-pi", ".status.conditions[-1:].type"),
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "mpijob", "mpi-pi", ".status.conditions[-1:].type"),
                 "Succeeded"::equals);
-        assertThat(kubectl.jsonpath("team-a", "mpijob", "mpi-pi", ".status.replicaStatuses.Launcher.succeeded")).isEqualTo("1");
-        assertThat(kubectl.run("get", "mpijob", "mpi-pi", "-n", "team-a").ok().stdout()).containsPattern("mpi-pi\\s+Succeeded");
+        assertThat(bed.kubectl().jsonpath("team-a", "mpijob", "mpi-pi", ".status.replicaStatuses.Launcher.succeeded")).isEqualTo("1");
+        assertThat(bed.kubectl().run("get", "mpijob", "mpi-pi", "-n", "team-a").ok().stdout()).containsPattern("mpi-pi\\s+Succeeded");
 
-        kubectl.run("delete", "-f", "examples/jobs/mpijob.yaml").ok();
-        await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "mpi-pi") == null);
+        bed.kubectl().run("delete", "-f", "examples/jobs/mpijob.yaml").ok();
+        await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "mpi-pi") == null);
         await().atMost(PATIENCE).until(() -> remoteCopies(KubeflowJobKind.MPI_JOB).isEmpty());
-    }
-
-    private static Map<String, Integer> podSets(JsonNode workload) {
-        Map<String, Integer> podSets = new java.util.LinkedHashMap<>();
-        for (JsonNode podSet : workload.path("spec").path("podSets")) podSets.put(podSet.path("name").asText(), podSet.path("count").asInt());
-        return podSets;
-    }
-
-    private GenericKubernetesResource awaitRemote(KubeflowJobKind kind, String jobName) {
-        AtomicReference<GenericKubernetesResource> found = new AtomicReference<>();
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
-            remoteCopies(kind).stream().filter(r -> jobName.equals(r.getMetadata().getName())).findFirst().ifPresent(found::set);
-            return found.get() != null;
-        });
-        return found.get();
-    }
-
-    private List<GenericKubernetesResource> remoteCopies(KubeflowJobKind kind) {
-        return system.worker(CLUSTER).client().genericKubernetesResources(kind.apiVersion(), kind.kind()).inNamespace("team-a")
-                .list().getItems();
     }
 
     @SuppressWarnings("unchecked")
@@ -180,8 +136,15 @@ class KubeflowJobsSystemTest {
         return (Map<String, Object>) spec.get("runPolicy");
     }
 
+    private GenericKubernetesResource awaitRemote(KubeflowJobKind kind, String jobName) {
+        return bed.awaitRemote(kind.apiVersion(), kind.kind(), jobName);
+    }
+
+    private List<GenericKubernetesResource> remoteCopies(KubeflowJobKind kind) {
+        return bed.remoteCopies(kind.apiVersion(), kind.kind());
+    }
+
     private List<PodInterval> podsOf(String jobName) {
-        return system.worker(CLUSTER).cluster().podLifetimes().stream()
-                .filter(p -> jobName.equals(p.labels().get(KubeflowJobKind.JOB_NAME_LABEL))).toList();
+        return bed.podsLabelled(KubeflowJobKind.JOB_NAME_LABEL, jobName);
     }
 }

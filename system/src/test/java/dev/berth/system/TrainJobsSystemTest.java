@@ -1,28 +1,23 @@
 package dev.berth.system;
 
 import static dev.berth.system.ManagerHttp.condition;
+import static dev.berth.system.SingleWorkerSystem.CLUSTER;
+import static dev.berth.system.SingleWorkerSystem.PATIENCE;
+import static dev.berth.system.SingleWorkerSystem.podSets;
+import static dev.berth.system.SingleWorkerSystem.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.NeedsKubectl;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.TrainerApi;
 import dev.berth.virtualcluster.PodInterval;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Kubeflow Trainer v2 end to end through the real kubectl: the example ClusterTrainingRuntime and TrainJob in
@@ -32,47 +27,25 @@ import org.junit.jupiter.api.TestInstance;
  * labels, success is mirrored back when the node pods succeed, and deleting the TrainJob removes the worker's copy.
  */
 @NeedsKubectl
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TrainJobsSystemTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(90);
-    private static final String CLUSTER = "a100-ondemand";
-
-    private BerthSystem system;
-    private ManagerHttp api;
-    private KubectlCli kubectl;
-
-    @BeforeAll
-    void start() throws Exception {
-        Path dir = Files.createTempDirectory("berth-trainjob-test");
-        system = BerthSystem.start(dir, List.of(new WorkerClusterSpec(CLUSTER, "a100:2x8,cpu:2", false)),
-                new MemoryObjectStore(), SchedulerOptions.DEFAULTS, "127.0.0.1", 0,
-                List.of(Path.of("..", "examples", "queues"), Path.of("..", "examples", "multikueue")));
-        api = new ManagerHttp(system.apiUrl());
-        kubectl = KubectlCli.against(system.apiUrl(), dir.resolve("kubectl-home"));
-        await().atMost(PATIENCE).until(() -> "True".equals(api.get("/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/" + CLUSTER)
-                .path("status").path("conditions").path(0).path("status").asText()));
-    }
-
-    @AfterAll
-    void stop() {
-        if (system != null) system.close();
-    }
+    @RegisterExtension
+    static final SingleWorkerSystem bed = new SingleWorkerSystem("trainjob");
 
     @Test
     void aTrainJobRunsItsRuntimesNodePodsOnAWorkerThatHadNoRuntimeAndSucceedsWhenTheyDo() throws Exception {
-        assertThat(kubectl.run("api-resources", "--api-group=trainer.kubeflow.org").ok().stdout())
+        assertThat(bed.kubectl().run("api-resources", "--api-group=trainer.kubeflow.org").ok().stdout())
                 .containsPattern("clustertrainingruntimes\\s+trainer.kubeflow.org/v1alpha1\\s+false\\s+ClusterTrainingRuntime")
                 .containsPattern("trainingruntimes\\s+trainer.kubeflow.org/v1alpha1\\s+true\\s+TrainingRuntime")
                 .containsPattern("trainjobs\\s+trainer.kubeflow.org/v1alpha1\\s+true\\s+TrainJob");
         assertThat(remoteRuntimes()).as("the worker starts without the runtime").isEmpty();
-        assertThat(kubectl.run("create", "-f", "examples/jobs/trainjob.yaml").ok().stdout())
+        assertThat(bed.kubectl().run("create", "-f", "examples/jobs/trainjob.yaml").ok().stdout())
                 .contains("clustertrainingruntime.trainer.kubeflow.org/torch-distributed created")
                 .contains("trainjob.trainer.kubeflow.org/torch-mnist created");
-        assertThat(kubectl.run("get", "clustertrainingruntimes").ok().stdout()).contains("torch-distributed");
+        assertThat(bed.kubectl().run("get", "clustertrainingruntimes").ok().stdout()).contains("torch-distributed");
 
-        JsonNode queued = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "torch-mnist"), w -> w != null);
+        JsonNode queued = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "torch-mnist"), w -> w != null);
         assertThat(podSets(queued)).containsExactly(Map.entry("node", 2));
-        assertThat(kubectl.jsonpath("team-a", "trainjob", "torch-mnist", ".spec.managedBy"))
+        assertThat(bed.kubectl().jsonpath("team-a", "trainjob", "torch-mnist", ".spec.managedBy"))
                 .as("Kueue's managedBy default on the manager's copy").isEqualTo("kueue.x-k8s.io/multikueue");
 
         GenericKubernetesResource remote = awaitRemote("torch-mnist");
@@ -86,7 +59,7 @@ class TrainJobsSystemTest {
         assertThat(remoteRuntimes()).as("the agent created the runtime on the worker").extracting(r -> r.getMetadata().getName())
                 .containsExactly("torch-distributed");
 
-        JsonNode finished = await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "torch-mnist"),
+        JsonNode finished = await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "torch-mnist"),
                 w -> "True".equals(condition(w, "Finished")));
         assertThat(finished.path("status").path("clusterName").asText()).isEqualTo(CLUSTER);
         assertThat(finished.path("status").path("conditions").toString()).contains("\"Succeeded\"");
@@ -97,50 +70,32 @@ class TrainJobsSystemTest {
             assertThat(p.attemptId()).isEqualTo(attempt);
             assertThat(p.endPhase()).isEqualTo("Succeeded");
         });
-        await().atMost(PATIENCE).until(() -> kubectl.jsonpath("team-a", "trainjob", "torch-mnist", ".status.conditions[0].type"), "Complete"::equals);
-        String table = kubectl.run("get", "trainjobs", "-n", "team-a").ok().stdout();
+        await().atMost(PATIENCE).until(() -> bed.kubectl().jsonpath("team-a", "trainjob", "torch-mnist", ".status.conditions[0].type"), "Complete"::equals);
+        String table = bed.kubectl().run("get", "trainjobs", "-n", "team-a").ok().stdout();
         assertThat(table.lines().findFirst().orElse("")).containsPattern("^NAME\\s+STATE\\s+AGE$");
         assertThat(table).containsPattern("torch-mnist\\s+Complete");
 
-        assertThat(kubectl.run("delete", "trainjob", "torch-mnist", "-n", "team-a").ok().stdout()).contains("deleted");
-        await().atMost(PATIENCE).until(() -> api.workloadOfJob("team-a", "torch-mnist") == null);
+        assertThat(bed.kubectl().run("delete", "trainjob", "torch-mnist", "-n", "team-a").ok().stdout()).contains("deleted");
+        await().atMost(PATIENCE).until(() -> bed.api().workloadOfJob("team-a", "torch-mnist") == null);
         await().atMost(PATIENCE).until(() -> remoteTrainJobs().isEmpty());
         assertThat(remoteRuntimes()).as("the runtime stays: other TrainJobs use it").hasSize(1);
     }
 
-    private static Map<String, Integer> podSets(JsonNode workload) {
-        Map<String, Integer> podSets = new LinkedHashMap<>();
-        for (JsonNode podSet : workload.path("spec").path("podSets")) podSets.put(podSet.path("name").asText(), podSet.path("count").asInt());
-        return podSets;
+    /** The pods of the JobSet's trainer step: its Job is torch-mnist-node-0 (JobSet's naming). */
+    private List<PodInterval> nodePods() {
+        return bed.podsLabelled("job-name", "torch-mnist-node-0");
     }
 
     private GenericKubernetesResource awaitRemote(String name) {
-        AtomicReference<GenericKubernetesResource> found = new AtomicReference<>();
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).until(() -> {
-            remoteTrainJobs().stream().filter(r -> name.equals(r.getMetadata().getName())).findFirst().ifPresent(found::set);
-            return found.get() != null;
-        });
-        return found.get();
+        return bed.awaitRemote(TrainerApi.API_VERSION, TrainerApi.TRAIN_JOB, name);
     }
 
     private List<GenericKubernetesResource> remoteTrainJobs() {
-        return system.worker(CLUSTER).client().genericKubernetesResources(TrainerApi.API_VERSION, TrainerApi.TRAIN_JOB).inNamespace("team-a")
-                .list().getItems();
+        return bed.remoteCopies(TrainerApi.API_VERSION, TrainerApi.TRAIN_JOB);
     }
 
     private List<GenericKubernetesResource> remoteRuntimes() {
-        return system.worker(CLUSTER).client().genericKubernetesResources(TrainerApi.API_VERSION, TrainerApi.CLUSTER_TRAINING_RUNTIME)
+        return bed.system().worker(CLUSTER).client().genericKubernetesResources(TrainerApi.API_VERSION, TrainerApi.CLUSTER_TRAINING_RUNTIME)
                 .list().getItems();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> spec(GenericKubernetesResource remote) {
-        return (Map<String, Object>) remote.getAdditionalProperties().get("spec");
-    }
-
-    /** The pods of the JobSet's trainer step: its Job is torch-mnist-node-0 (JobSet's naming). */
-    private List<PodInterval> nodePods() {
-        return system.worker(CLUSTER).cluster().podLifetimes().stream()
-                .filter(p -> "torch-mnist-node-0".equals(p.labels().get("job-name"))).toList();
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The CRUD mock's dispatcher, recording each distinct kind of request it serves ({@link ApiRequest},
  * tagged with the {@link ClientIdentity} of its bearer token) as one line of a file. The mock server
  * has no RBAC; this log is what the system tests hold the shipped Roles and ClusterRoles against.
- * Distinct lines only, so the file stays small however long the cluster runs.
+ * Distinct lines only, so the file stays small however long the cluster runs. It also answers kubectl's
+ * discovery requests ({@link ClusterDiscovery}), which the CRUD mock alone cannot.
  */
 final class RequestRecorder extends KubernetesCrudDispatcher {
     static final String UNKNOWN_USER = "unknown";
@@ -38,7 +39,21 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         record(ApiRequest.of(user(request.getHeader("Authorization")), request.getMethod(), request.getPath()));
-        return super.dispatch(request);
+        if ("GET".equals(request.getMethod()) && ClusterDiscovery.isDiscovery(request.getPath())) return discovery(request.getPath());
+        MockResponse response = super.dispatch(request);
+        // the CRUD mock sends JSON without saying so; kubectl then reads it as the protobuf it asked for first
+        if (response.header("Content-Type") == null && !request.getPath().contains("watch=")) response.setHeader("Content-Type", "application/json");
+        return response;
+    }
+
+    /** A discovery document, from the CRDs stored now; 404 for a group and version nothing serves. */
+    private MockResponse discovery(String path) {
+        String crds = handleGet(ClusterDiscovery.CRDS_PATH).getBody().readUtf8();
+        return ClusterDiscovery.document(path, crds)
+                .map(body -> new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body))
+                .orElseGet(() -> new MockResponse().setResponseCode(404).setHeader("Content-Type", "application/json")
+                        .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404,"
+                                + "\"message\":\"the server could not find the requested resource\"}"));
     }
 
     private String user(String authorization) {

@@ -1,7 +1,7 @@
 package dev.berth.agent;
 
-import dev.berth.protocol.KubeflowJobKind;
-import dev.berth.protocol.ServingKind;
+import dev.berth.protocol.JobKind;
+import dev.berth.protocol.JobKinds;
 import dev.berth.protocol.Labels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,20 +15,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The objects the agent creates for attempts (Jobs, JobSets, Kubeflow jobs, Pods), found by the agent's labels. The
+ * The objects the agent creates for attempts (every dispatched kind of {@link JobKinds}, and Pods), found by the agent's labels. The
  * API contexts are given explicitly so no discovery request is needed; a kind whose API the cluster
  * does not serve (no JobSet CRD) simply has no objects.
  */
 public final class AttemptObjects {
-    static final ResourceDefinitionContext JOBS = context("batch", "v1", "Job", "jobs");
-    static final ResourceDefinitionContext JOBSETS = context("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
-    static final List<ResourceDefinitionContext> OWNERS = List.of(JOBS, JOBSETS,
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
-            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
-            context(dev.berth.protocol.TrainerApi.GROUP, dev.berth.protocol.TrainerApi.VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB, "trainjobs"),
-            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET),
-            context(dev.berth.protocol.AppWrapperApi.GROUP, dev.berth.protocol.AppWrapperApi.VERSION, dev.berth.protocol.AppWrapperApi.KIND,
-                    dev.berth.protocol.AppWrapperApi.PLURAL));
+    static final List<ResourceDefinitionContext> OWNERS = JobKinds.DISPATCHED.stream().map(AttemptObjects::context).toList();
 
     private final KubernetesClient client;
     private final Optional<String> namespaceScope;
@@ -44,21 +36,20 @@ public final class AttemptObjects {
             GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(object.body(), GenericKubernetesResource.class);
             String namespace = resource.getMetadata().getNamespace();
             try {
+                ResourceDefinitionContext context = new ResourceDefinitionContext.Builder().withGroup(object.group())
+                        .withVersion(object.version()).withKind(object.kind()).withPlural(object.plural()).withNamespaced(namespace != null).build();
                 if (namespace == null) { // a cluster-scoped object (a TrainJob's ClusterTrainingRuntime)
-                    client.genericKubernetesResources(new ResourceDefinitionContext.Builder().withGroup(object.group())
-                            .withVersion(object.version()).withKind(object.kind()).withPlural(object.plural()).withNamespaced(false).build())
-                            .resource(resource).create();
-                    continue;
+                    client.genericKubernetesResources(context).resource(resource).create();
+                } else {
+                    client.genericKubernetesResources(context).inNamespace(namespace).resource(resource).create();
                 }
-                client.genericKubernetesResources(context(object.group(), object.version(), object.kind(), object.plural()))
-                        .inNamespace(namespace).resource(resource).create();
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) throw e;
             }
         }
     }
 
-    /** Every Job and JobSet the agent created, as maps, in the agent's scope. */
+    /** Every object of a dispatched kind the agent created, as maps, in the agent's scope. */
     public List<Map<String, Object>> listOwners() {
         List<Map<String, Object>> result = new ArrayList<>();
         for (ResourceDefinitionContext context : OWNERS) {
@@ -125,20 +116,8 @@ public final class AttemptObjects {
         return e.getCode() == HttpURLConnection.HTTP_NOT_FOUND;
     }
 
-    private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    private static ResourceDefinitionContext serving(ServingKind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    static ResourceDefinitionContext context(String group, String version, String kind, String plural) {
-        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
-                .withPlural(plural).withNamespaced(true).build();
+    private static ResourceDefinitionContext context(JobKind kind) {
+        return new ResourceDefinitionContext.Builder().withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind())
+                .withPlural(kind.plural()).withNamespaced(true).build();
     }
 }

@@ -1,8 +1,7 @@
 package dev.berth.manager.clusters;
 
-import dev.berth.protocol.KubeflowJobKind;
-import dev.berth.protocol.KueueApi;
-import dev.berth.protocol.ServingKind;
+import dev.berth.protocol.JobKind;
+import dev.berth.protocol.JobKinds;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -15,19 +14,11 @@ import java.util.List;
 
 /**
  * The deletions behind {@link ClusterCalls#fenceAttempt}, run on the cluster's bulkhead thread: one
- * old attempt's RemoteWorkload, Jobs, JobSets, Kubeflow jobs and pods in one namespace, by the agent's
+ * old attempt's RemoteWorkload, objects of every dispatched kind ({@link JobKinds}) and pods in one namespace, by the agent's
  * {@link Labels#ATTEMPT_ID} label. Each object is listed and deleted by name (no deletecollection).
  */
 final class AttemptFencing {
-    private static final List<ResourceDefinitionContext> OWNERS = List.of(
-            context(KueueApi.BATCH_GROUP, "v1", KueueApi.JOB, "jobs"),
-            context(KueueApi.JOBSET_GROUP, KueueApi.JOBSET_VERSION, KueueApi.JOBSET, "jobsets"),
-            kubeflow(KubeflowJobKind.PYTORCH_JOB), kubeflow(KubeflowJobKind.MPI_JOB),
-            ray(dev.berth.protocol.RayApi.RAY_JOB_KIND), ray(dev.berth.protocol.RayApi.RAY_CLUSTER_KIND),
-            context(dev.berth.protocol.TrainerApi.GROUP, dev.berth.protocol.TrainerApi.VERSION, dev.berth.protocol.TrainerApi.TRAIN_JOB, "trainjobs"),
-            serving(ServingKind.DEPLOYMENT), serving(ServingKind.STATEFUL_SET), serving(ServingKind.LEADER_WORKER_SET),
-            context(dev.berth.protocol.AppWrapperApi.GROUP, dev.berth.protocol.AppWrapperApi.VERSION, dev.berth.protocol.AppWrapperApi.KIND,
-                    dev.berth.protocol.AppWrapperApi.PLURAL));
+    private static final List<ResourceDefinitionContext> OWNERS = JobKinds.DISPATCHED.stream().map(AttemptFencing::context).toList();
 
     private final KubernetesClient client;
     private final String namespace;
@@ -90,20 +81,8 @@ final class AttemptFencing {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
-    private static ResourceDefinitionContext ray(dev.berth.protocol.RayApi.Kind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    private static ResourceDefinitionContext serving(ServingKind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    private static ResourceDefinitionContext kubeflow(KubeflowJobKind kind) {
-        return context(kind.group(), kind.version(), kind.kind(), kind.plural());
-    }
-
-    private static ResourceDefinitionContext context(String group, String version, String kind, String plural) {
-        return new ResourceDefinitionContext.Builder().withGroup(group).withVersion(version).withKind(kind)
-                .withPlural(plural).withNamespaced(true).build();
+    private static ResourceDefinitionContext context(JobKind kind) {
+        return new ResourceDefinitionContext.Builder().withGroup(kind.group()).withVersion(kind.version()).withKind(kind.kind())
+                .withPlural(kind.plural()).withNamespaced(true).build();
     }
 }

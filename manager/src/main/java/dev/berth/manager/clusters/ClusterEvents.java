@@ -20,6 +20,16 @@ public interface ClusterEvents {
     default void agentEpochBeforeListing(String cluster, long agentEpoch, Instant readAt, Instant listingStartedAt) {
     }
 
+    /**
+     * Copies the cluster reported finished (Succeeded or Failed), heard before anything else about the cluster: from
+     * a listing, right before that listing's connection, heartbeat and {@link #attemptsListed} events, and, when a new
+     * leader adopts a warm standby's client, from the standby's last listing, before its own first listing answers.
+     * A finished report is final, so its quota can be released at once; the listing that follows is still reported
+     * whole through {@link #attemptsListed}.
+     */
+    default void finishedCopiesSeen(String cluster, List<RemoteWorkload> finished) {
+    }
+
     /** The attempts this manager has on the cluster, as just listed. */
     void attemptsListed(String cluster, List<RemoteWorkload> attempts);
 

@@ -4,11 +4,13 @@ import dev.berth.manager.dispatch.WarmStandbyPlan;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.BerthCrds;
 import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -48,6 +50,8 @@ public final class StandbyClients implements AutoCloseable {
         volatile boolean reachable;
         /** The flavor catalogue the cluster held at the last read; null when unknown. */
         volatile String catalogue;
+        /** The copies the last listing showed finished (Succeeded or Failed): final, so never stale for a new leader. */
+        volatile List<RemoteWorkload> finished = List.of();
 
         Warm(KubeconfigSource source, ClusterClient client) {
             this.source = source;
@@ -73,13 +77,18 @@ public final class StandbyClients implements AutoCloseable {
      * @param wanted every stored MultiKueueCluster whose kubeconfig resolved, by name
      */
     public void refresh(WarmStandbyPlan.Role role, Map<String, KubeconfigSource> wanted) {
+        refresh(role, wanted, false);
+    }
+
+    /** As above; memberLost: another replica just left, every held client reads its cluster now ({@link WarmStandbyPlan}). */
+    public void refresh(WarmStandbyPlan.Role role, Map<String, KubeconfigSource> wanted, boolean memberLost) {
         if (this == NONE) return;
         WarmStandbyPlan.Round<KubeconfigSource> round;
         Map<String, Warm> due = new LinkedHashMap<>();
         synchronized (this) {
             Map<String, WarmStandbyPlan.Held<KubeconfigSource>> view = new HashMap<>();
             held.forEach((name, warm) -> view.put(name, new WarmStandbyPlan.Held<>(warm.source, warm.lastProbe)));
-            round = WarmStandbyPlan.round(role, wanted, view, clock.instant(), probeEvery);
+            round = WarmStandbyPlan.round(role, wanted, view, clock.instant(), probeEvery, memberLost);
             for (String name : round.close()) {
                 Warm gone = held.remove(name);
                 if (gone != null) gone.client.close();
@@ -112,13 +121,15 @@ public final class StandbyClients implements AutoCloseable {
         try {
             var client = warm.client.client();
             client.leases().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.AGENT_LEASE).get();
-            client.resources(RemoteWorkload.class).inAnyNamespace().withLabel(Labels.ORIGIN, origin).list();
+            var listed = client.resources(RemoteWorkload.class).inAnyNamespace().withLabel(Labels.ORIGIN, origin).list();
+            warm.finished = finishedOnly(listed.getItems());
             var catalogue = client.configMaps().inNamespace(BerthCrds.SYSTEM_NAMESPACE).withName(BerthCrds.FLAVOR_CATALOGUE).get();
             warm.catalogue = catalogue == null || catalogue.getData() == null ? null : catalogue.getData().get(BerthCrds.FLAVOR_CATALOGUE_KEY);
             warm.reachable = true;
         } catch (RuntimeException unreachable) {
             warm.reachable = false;
             warm.catalogue = null;
+            warm.finished = List.of();
             if (wasReachable) log.atInfo().addKeyValue("cluster", name).log("warm standby read failed: " + unreachable.getMessage());
         } finally {
             warm.lastProbe = clock.instant();
@@ -139,14 +150,24 @@ public final class StandbyClients implements AutoCloseable {
             log.atInfo().addKeyValue("cluster", name).log("warm standby client not adopted: built from another kubeconfig or options");
             return Optional.empty();
         }
-        return Optional.of(new Adopted(warm.client, warm.catalogue));
+        return Optional.of(new Adopted(warm.client, warm.catalogue, warm.finished));
+    }
+
+    /** The copies a listing shows Succeeded or Failed: a report that is final, whatever its age. */
+    static List<RemoteWorkload> finishedOnly(List<RemoteWorkload> listed) {
+        if (listed == null) return List.of();
+        return listed.stream().filter(remote -> remote.getStatus() != null && remote.getSpec() != null
+                && (RemoteWorkloadPhase.SUCCEEDED.equals(remote.getStatus().getPhase())
+                || RemoteWorkloadPhase.FAILED.equals(remote.getStatus().getPhase()))).toList();
     }
 
     /**
      * A client handed to a new leader, with the flavor catalogue its cluster held at the standby's last read (null:
      * unknown). Equal to the leader's own catalogue, the leader's first poll need not write it again before it lists.
+     * finishedSeen: the copies the standby's last listing showed finished; the new leader releases their quota at
+     * once, before its own first listing answers (a finished report is final, so its age does not matter).
      */
-    record Adopted(ClusterClient client, String catalogueSeen) {}
+    record Adopted(ClusterClient client, String catalogueSeen, List<RemoteWorkload> finishedSeen) {}
 
     /** Whether a client for this cluster is held and its last read succeeded (tests, the replica's description). */
     public synchronized boolean holdsConnected(String name) {

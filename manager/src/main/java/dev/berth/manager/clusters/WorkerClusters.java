@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.protocol.Annotations;
 import dev.berth.protocol.crd.CapacityReport;
+import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import dev.berth.manager.dispatch.ClusterHealth;
@@ -109,7 +110,7 @@ public final class WorkerClusters implements AutoCloseable {
             // the catalogue read by the standby is what a leader wrote from this same store: unchanged, the first
             // poll lists at once instead of rewriting it first (a stale one is still rewritten)
             cluster.catalogueCurrent = flavorCatalogue.equals(warm.get().catalogueSeen());
-            clientReady(cluster, warm.get().client(), "adopted from the warm standby");
+            clientReady(cluster, warm.get().client(), "adopted from the warm standby", warm.get().finishedSeen());
             return;
         }
         // Built off any Vert.x context: each client has a Vert.x instance of its own (see ClusterClient),
@@ -129,15 +130,21 @@ public final class WorkerClusters implements AutoCloseable {
                 failed(cluster, describe(result.cause()));
                 return;
             }
-            clientReady(cluster, result.result(), "built from " + source);
+            clientReady(cluster, result.result(), "built from " + source, List.of());
         }));
     }
 
-    private void clientReady(WorkerCluster cluster, ClusterClient client, String how) {
+    /** The client is usable: the copies a warm standby last saw finished are released first, then the cluster is polled at once. */
+    private void clientReady(WorkerCluster cluster, ClusterClient client, String how, List<RemoteWorkload> finishedSeen) {
         cluster.calls = new ClusterCalls(cluster.name, client, resilience, clock);
         cluster.calls.sendGate(sendGate);
         log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("sinceConnectMillis", millisSince(cluster.connectedAt))
-                .log("worker cluster client " + how);
+                .addKeyValue("finishedSeen", finishedSeen.size()).log("worker cluster client " + how);
+        // a task of its own: a new manager's start (and with it its API and the leader's publication) does not wait
+        // for these mirrors' writes; it still runs before this poll's answer, which queues behind it
+        if (!finishedSeen.isEmpty()) onState(() -> {
+            if (clusters.get(cluster.name) == cluster) events.finishedCopiesSeen(cluster.name, finishedSeen);
+        });
         poll(cluster);
     }
 
@@ -295,6 +302,10 @@ public final class WorkerClusters implements AutoCloseable {
                         onState(() -> {
                             if (clusters.get(cluster.name) != cluster) return;
                             if (catalogue.equals(flavorCatalogue)) cluster.catalogueCurrent = true;
+                            // finished copies first: their quota is handed out before the connection and heartbeat
+                            // events reconcile every workload and before the rest of the listing is acted on
+                            List<RemoteWorkload> finished = StandbyClients.finishedOnly(attempts);
+                            if (!finished.isEmpty()) events.finishedCopiesSeen(cluster.name, finished);
                             connected(cluster);
                             heartbeat(cluster, lease);
                             // the listing was sent after the Lease's answer came: both instants say so for the dispatcher

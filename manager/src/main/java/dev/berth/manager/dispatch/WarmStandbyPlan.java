@@ -53,6 +53,16 @@ public final class WarmStandbyPlan {
      */
     public static <S> Round<S> round(Role role, Map<String, S> wanted, Map<String, Held<S>> held, Instant now,
                                      Duration probeEvery) {
+        return round(role, wanted, held, now, probeEvery, false);
+    }
+
+    /**
+     * As above; with {@code memberLost} (another replica just left the cluster: the leader may be gone) a follower reads
+     * every held cluster now, whenever it last did, so that if it wins the election its new manager adopts a listing
+     * taken after the leader's death, with the copies that finished while nobody led.
+     */
+    public static <S> Round<S> round(Role role, Map<String, S> wanted, Map<String, Held<S>> held, Instant now,
+                                     Duration probeEvery, boolean memberLost) {
         if (role == Role.TAKING_OFFICE) return new Round<>(List.of(), Map.of(), List.of());
         boolean leading = role == Role.LEADING;
         List<String> close = new ArrayList<>();
@@ -67,7 +77,7 @@ public final class WarmStandbyPlan {
             Held<S> current = held.get(entry.getKey());
             if (current == null || close.contains(entry.getKey())) {
                 build.put(entry.getKey(), entry.getValue());
-            } else if (current.lastProbe() == null || !now.isBefore(current.lastProbe().plus(probeEvery))) {
+            } else if (memberLost || current.lastProbe() == null || !now.isBefore(current.lastProbe().plus(probeEvery))) {
                 probe.add(entry.getKey());
             }
         }

@@ -121,6 +121,7 @@ public final class ManagerReplica implements AutoCloseable {
 
             @Override
             public void memberRemoved(MembershipEvent event) {
+                warmStandby.memberLost();
                 if (!enoughMembers()) leadership.stepDown("only " + event.getMembers().size() + " members left, "
                         + options.minMembersToLead() + " needed to lead");
             }

@@ -57,11 +57,28 @@ final class WarmStandby implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Another replica left the cluster (maybe the leader): read every held cluster now, on the standby's thread, so that
+     * a takeover that follows adopts a listing made after the death. Reads only, as every round.
+     */
+    void memberLost() {
+        if (idle) return;
+        try {
+            thread.execute(() -> round(true));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the replica is closing
+        }
+    }
+
     private void round() {
+        round(false);
+    }
+
+    private void round(boolean memberLost) {
         try {
             Role now = role.get();
             Map<String, KubeconfigSource> wanted = now == Role.FOLLOWING ? StoredClusterSources.resolvable(store) : Map.of();
-            clients.refresh(now, wanted);
+            clients.refresh(now, wanted, memberLost);
             if (now == Role.FOLLOWING && System.nanoTime() - rehearsedAt > REHEARSE_EVERY.toNanos()) rehearse();
         } catch (RuntimeException e) {
             log.atInfo().addKeyValue("replica", replicaId).log("warm standby round failed; trying again: " + e.getMessage());

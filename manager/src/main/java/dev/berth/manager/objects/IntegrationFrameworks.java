@@ -1,7 +1,10 @@
 package dev.berth.manager.objects;
 
+import dev.berth.protocol.JobKind;
+import dev.berth.protocol.JobKinds;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Which job kinds get a Workload (Kueue's integrations.frameworks). A job of a kind not enabled is
@@ -9,24 +12,11 @@ import java.util.Set;
  * file Berth manages every kind it serves.
  */
 public record IntegrationFrameworks(Set<String> enabled) {
-    public static final String BATCH_JOB = "batch/job";
-    public static final String JOBSET = "jobset.x-k8s.io/jobset";
+    public static final String BATCH_JOB = JobKinds.JOB.framework();
+    public static final String JOBSET = JobKinds.JOBSET.framework();
     public static final String POD = "pod";
-    public static final String PYTORCH_JOB = dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.framework();
-    public static final String MPI_JOB = dev.berth.protocol.KubeflowJobKind.MPI_JOB.framework();
-    public static final String RAY_JOB = dev.berth.protocol.RayApi.RAY_JOB_KIND.framework();
-    public static final String RAY_CLUSTER = dev.berth.protocol.RayApi.RAY_CLUSTER_KIND.framework();
-    public static final String TRAIN_JOB = dev.berth.protocol.TrainerApi.FRAMEWORK;
-    /** The frameworks Berth can act on; the others of Kueue's are warned about at start. */
-    public static final String DEPLOYMENT = dev.berth.protocol.ServingKind.DEPLOYMENT.framework();
-    public static final String STATEFUL_SET = dev.berth.protocol.ServingKind.STATEFUL_SET.framework();
-    public static final String LEADER_WORKER_SET = dev.berth.protocol.ServingKind.LEADER_WORKER_SET.framework();
-    public static final String APP_WRAPPER = dev.berth.protocol.AppWrapperApi.FRAMEWORK;
-    public static final List<String> SERVED = List.of(BATCH_JOB, JOBSET, POD, PYTORCH_JOB, MPI_JOB,
-            RAY_JOB, RAY_CLUSTER,
-            TRAIN_JOB,
-            DEPLOYMENT, STATEFUL_SET, LEADER_WORKER_SET,
-            APP_WRAPPER);
+    /** The frameworks Berth can act on: plain pods and every dispatched kind; the others of Kueue's are warned about at start. */
+    public static final List<String> SERVED = Stream.concat(Stream.of(POD), JobKinds.DISPATCHED.stream().map(JobKind::framework)).toList();
     public static final IntegrationFrameworks ALL_SERVED = new IntegrationFrameworks(Set.copyOf(SERVED));
 
     public IntegrationFrameworks {
@@ -37,19 +27,10 @@ public record IntegrationFrameworks(Set<String> enabled) {
         return enabled.contains(framework);
     }
 
-    /** The framework a served kind belongs to (Job, JobSet, Pod, PyTorchJob, MPIJob), or null. */
+    /** The framework a served kind belongs to (Pod, or one of {@link JobKinds#DISPATCHED}), or null. */
     public static String frameworkOf(String kind) {
-        return switch (kind) {
-            case "Job" -> BATCH_JOB;
-            case "JobSet" -> JOBSET;
-            case "Pod" -> POD;
-            case "RayJob" -> RAY_JOB;
-            case "RayCluster" -> RAY_CLUSTER;
-            case "TrainJob" -> TRAIN_JOB;
-            case "AppWrapper" -> APP_WRAPPER;
-            default -> dev.berth.protocol.KubeflowJobKind.of(kind).map(dev.berth.protocol.KubeflowJobKind::framework)
-                    .or(() -> dev.berth.protocol.ServingKind.of(kind).map(dev.berth.protocol.ServingKind::framework)).orElse(null);
-        };
+        if (kind.equals("Pod")) return POD;
+        return JobKinds.named(kind).map(JobKind::framework).orElse(null);
     }
 
     public boolean managesKind(String kind) {

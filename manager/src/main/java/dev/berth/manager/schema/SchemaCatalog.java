@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The structural schema of every kind Berth serves, by group, version and kind: Kueue's, JobSet's and Kubeflow's (PyTorchJob, MPIJob)
- * CustomResourceDefinitions and the subset of Kubernetes' own OpenAPI the built-in kinds need, all
+ * The structural schema of every kind Berth serves, by group, version and kind: the CustomResourceDefinitions of Kueue,
+ * JobSet, Kubeflow (PyTorchJob, MPIJob, Trainer v2's TrainJob and runtimes), KubeRay, LeaderWorkerSet and AppWrapper,
+ * and the subset of Kubernetes' own OpenAPI the built-in kinds (apps/v1 Deployment and StatefulSet among them) need, all
  * vendored under {@code resources/schemas} (see its README for versions and licence). Read on first
  * use, then immutable; {@link #bundled()} shares one catalog per process.
  */
@@ -28,7 +29,8 @@ public final class SchemaCatalog {
             "kubeflow/pytorchjobs", "kubeflow/mpijobs",
             "ray/rayjobs", "ray/rayclusters",
             "lws/leaderworkersets",
-            "appwrapper/appwrappers");
+            "appwrapper/appwrappers",
+            "trainer/trainjobs", "trainer/trainingruntimes", "trainer/clustertrainingruntimes");
     private static final String KUBERNETES = "kubernetes/swagger-v1.32-subset.json.gz";
 
     private final Definitions definitions;

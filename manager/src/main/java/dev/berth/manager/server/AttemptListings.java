@@ -7,6 +7,7 @@ import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.crd.RemoteWorkload;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +38,8 @@ final class AttemptListings {
     private final Clock clock;
     private final long epoch;
     private final RemoteStatusMirror mirror;
+    /** Per cluster, the attempts {@link #finishedFirst} finished since the cluster's last listing. */
+    private final Map<String, Set<String>> finishedBeforeListing = new HashMap<>();
     /** Per cluster, the agent's epoch read in the poll whose listing comes next. */
     private final Map<String, AgentEpochReading> agentEpochs = new HashMap<>();
 
@@ -54,7 +57,46 @@ final class AttemptListings {
         agentEpochs.put(cluster, new AgentEpochReading(agentEpoch, readAt, listingStartedAt));
     }
 
-    void listed(String cluster, List<RemoteWorkload> listed) {
+    /**
+     * Mirrors only the finished reports (Succeeded, Failed) of current attempts on the cluster, as {@link #listed}
+     * would; returns how many workloads finished. A report is the attempt's own (same attempt id, and the cluster
+     * still one of its copies, the winner if one was chosen), so an old attempt's report never finishes a newer one.
+     * Their copies are deleted by the mirror; the next listing of the cluster leaves them out. {@code afterEach} runs
+     * after each workload finished (a scheduling slice: the first freed quota is handed out before the next mirror's writes).
+     */
+    int finishedFirst(String cluster, List<RemoteWorkload> finished, Runnable afterEach) {
+        Set<String> handled = finishedBeforeListing.computeIfAbsent(cluster, c -> new HashSet<>());
+        int count = 0;
+        for (RemoteWorkload remote : finished) {
+            RemoteWorkloadStatus status = remote.getStatus();
+            if (status == null || !(RemoteWorkloadPhase.SUCCEEDED.equals(status.getPhase()) || RemoteWorkloadPhase.FAILED.equals(status.getPhase()))) {
+                continue;
+            }
+            WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
+            String id = remote.getSpec().getAttemptId();
+            DispatchAttempt attempt = dispatcher.attempts().get(key);
+            if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster) || attempt.withdrawing
+                    || (attempt.winner != null && !attempt.winner.equals(cluster))
+                    || (status.getAttemptId() != null && !id.equals(status.getAttemptId()))) {
+                continue;
+            }
+            attempt.confirmed.add(cluster);
+            attempt.lastReport.put(cluster, status);
+            mirror.mirror(key, cluster, attempt, status);
+            if (!dispatcher.attempts().containsKey(key)) {
+                handled.add(id);
+                count++;
+                afterEach.run();
+            }
+        }
+        return count;
+    }
+
+    void listed(String cluster, List<RemoteWorkload> all) {
+        // copies finished just before (finishedFirst) were mirrored and their deletion sent: not deleted again as stale
+        Set<String> handled = finishedBeforeListing.remove(cluster);
+        List<RemoteWorkload> listed = handled == null ? all
+                : all.stream().filter(remote -> !handled.contains(remote.getSpec().getAttemptId())).toList();
         Set<WorkloadKey> seen = new HashSet<>();
         Set<String> attemptIds = new HashSet<>();
         for (RemoteWorkload remote : listed) {

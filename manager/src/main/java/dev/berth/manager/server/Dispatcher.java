@@ -386,6 +386,12 @@ final class Dispatcher implements ClusterEvents {
         listings.agentEpochRead(cluster, agentEpoch, readAt, listingStartedAt);
     }
 
+    /** Finished copies first: each one's quota is handed out in a slice at once, before the listing's other events and reports. */
+    @Override
+    public void finishedCopiesSeen(String cluster, List<RemoteWorkload> finished) {
+        listings.finishedFirst(cluster, finished, state::scheduleSlice);
+    }
+
     @Override
     public void attemptsListed(String cluster, List<RemoteWorkload> listed) {
         listings.listed(cluster, listed);

@@ -3,10 +3,12 @@ package dev.berth.manager.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.NamespaceDecoder;
-import dev.berth.protocol.KueueApi;
+import dev.berth.protocol.JobKind;
+import dev.berth.protocol.JobKinds;
 import dev.berth.protocol.Labels;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Which Jobs, JobSets and Pods Kueue manages, as its job framework decides: one with the queue-name
@@ -18,13 +20,7 @@ import java.util.Set;
  */
 final class ManagedJobs {
     static final String DEFAULT_LOCAL_QUEUE = "default";
-    private static final Set<String> MANAGED_OWNER_KINDS = Set.of(KueueApi.JOB, KueueApi.JOBSET,
-            dev.berth.protocol.KubeflowJobKind.PYTORCH_JOB.kind(), dev.berth.protocol.KubeflowJobKind.MPI_JOB.kind(),
-            dev.berth.protocol.RayApi.RAY_JOB, dev.berth.protocol.RayApi.RAY_CLUSTER,
-            dev.berth.protocol.TrainerApi.TRAIN_JOB,
-            dev.berth.protocol.ServingKind.DEPLOYMENT.kind(), dev.berth.protocol.ServingKind.STATEFUL_SET.kind(),
-            dev.berth.protocol.ServingKind.LEADER_WORKER_SET.kind(),
-            dev.berth.protocol.AppWrapperApi.KIND);
+    private static final Set<String> MANAGED_OWNER_KINDS = JobKinds.DISPATCHED.stream().map(JobKind::kind).collect(Collectors.toSet());
 
     private final ManagerState state;
 

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * fieldValidation on a real manager (issue 13): unknown fields are pruned before anything is stored,
@@ -23,6 +25,8 @@ class FieldValidationHttpTest {
     private static final String WORKLOADS = "/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads";
     private static final String FLAVORS = "/apis/kueue.x-k8s.io/v1beta2/resourceflavors";
     private static final String MERGE = "application/merge-patch+json";
+    private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/team-a/deployments";
+    private static final String TRAINING_RUNTIMES = "/apis/trainer.kubeflow.org/v1alpha1/clustertrainingruntimes";
 
 
     record Reply(int code, JsonNode body, List<String> warnings) {}
@@ -161,6 +165,76 @@ class FieldValidationHttpTest {
         JsonNode stored = call("GET", CLUSTER_QUEUES + "/patched", null, null).body();
         assertThat(stored.at("/spec/cohort").isMissingNode()).isTrue();
         assertThat(stored.at("/spec/cohortName").asText()).isEqualTo("y");
+    }
+
+    /**
+     * The kinds issue 17 added to what Berth serves, checked against their vendored schemas (apps/v1 from Kubernetes
+     * 1.32, Trainer v2.1.0's CRDs): the shipped example with one unknown spec field is refused under Strict, as
+     * kube-apiserver refuses a strict decoding error (400 BadRequest, the field named, nothing stored), and
+     * created without it by default (Warn).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+            "deployment.yaml,            0, Deployment,             /apis/apps/v1/namespaces/team-a/deployments,                   vllm-server",
+            "statefulset.yaml,           0, StatefulSet,            /apis/apps/v1/namespaces/team-a/statefulsets,                  triton",
+            "trainjob.yaml,              0, ClusterTrainingRuntime, /apis/trainer.kubeflow.org/v1alpha1/clustertrainingruntimes,   torch-distributed",
+            "trainjob.yaml,              1, TrainJob,               /apis/trainer.kubeflow.org/v1alpha1/namespaces/team-a/trainjobs, torch-mnist",
+    })
+    void anUnknownSpecFieldOfAnExampleIsRefusedUnderStrictAndPrunedByDefault(String file, int document, String kind, String collection,
+            String exampleName) throws Exception {
+        String[] documents = java.nio.file.Files.readString(java.nio.file.Path.of("..", "examples", "jobs", file)).split("(?m)^---$");
+        if (kind.equals("TrainJob")) ensureCreated(TRAINING_RUNTIMES, documents[0]);
+        String name = "coloured-" + exampleName;
+        String withColour = documents[document].replaceFirst("(?m)^  name: " + exampleName + "$", "  name: " + name)
+                .replaceFirst("(?m)^spec:$", "spec:\n  colour: red");
+        String version = kind.equals("Deployment") || kind.equals("StatefulSet") ? "v1" : "v1alpha1";
+
+        Reply refused = call("POST", collection + "?fieldValidation=Strict", "application/yaml", withColour);
+        assertThat(refused.code()).as(String.valueOf(refused.body())).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).isEqualTo(kind + " in version \"" + version + "\" cannot be handled as a " + kind
+                + ": strict decoding error: unknown field \"spec.colour\"");
+        assertThat(call("GET", collection + "/" + name, null, null).code()).isEqualTo(404);
+
+        Reply created = call("POST", collection, "application/yaml", withColour);
+        assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(created.warnings()).containsExactly("299 - \"unknown field \\\"spec.colour\\\"\"");
+        JsonNode stored = call("GET", collection + "/" + name, null, null).body();
+        assertThat(stored.at("/spec/colour").isMissingNode()).isTrue();
+        assertThat(stored.path("spec").size()).as("the example's own fields are kept").isGreaterThan(1);
+    }
+
+    @Test
+    void anUnknownFieldInADeploymentsPodTemplateIsNamedThroughTheBuiltInReferences() throws Exception {
+        String deployment = java.nio.file.Files.readString(java.nio.file.Path.of("..", "examples", "jobs", "deployment.yaml"))
+                .replace("name: vllm-server", "name: deep-deployment").replace("      - name: vllm", "      - name: vllm\n        imagePullPolicyy: Always");
+
+        Reply refused = call("POST", DEPLOYMENTS + "?fieldValidation=Strict", "application/yaml", deployment);
+
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).endsWith("unknown field \"spec.template.spec.containers[0].imagePullPolicyy\"");
+    }
+
+    @Test
+    void aTrainJobStatusWriteKeepsTheTrainersFieldsAndRefusesOthersUnderStrict() throws Exception {
+        String[] documents = java.nio.file.Files.readString(java.nio.file.Path.of("..", "examples", "jobs", "trainjob.yaml")).split("(?m)^---$");
+        ensureCreated(TRAINING_RUNTIMES, documents[0]);
+        String trainJobs = "/apis/trainer.kubeflow.org/v1alpha1/namespaces/team-a/trainjobs";
+        assertThat(call("POST", trainJobs, "application/yaml", documents[1].replace("name: torch-mnist", "name: with-status")).code()).isEqualTo(201);
+        String status = "'status':{'conditions':[{'type':'Complete','status':'True','reason':'JobSetCompleted','message':'done',"
+                + "'lastTransitionTime':'2026-01-01T00:00:00Z'}],'jobsStatus':[{'name':'node','ready':0,'succeeded':2,'failed':0,'active':0,'suspended':0}]";
+
+        Reply refused = call("PATCH", trainJobs + "/with-status/status?fieldValidation=Strict", MERGE, json("{" + status + ",'mood':'calm'}}"));
+        assertThat(refused.code()).isEqualTo(400);
+        assertThat(refused.body().path("message").asText()).endsWith("unknown field \"status.mood\"");
+
+        Reply written = call("PATCH", trainJobs + "/with-status/status?fieldValidation=Strict", MERGE, json("{" + status + "}}"));
+        assertThat(written.code()).as(String.valueOf(written.body())).isEqualTo(200);
+        assertThat(call("GET", trainJobs + "/with-status", null, null).body().at("/status/jobsStatus/0/succeeded").asInt()).isEqualTo(2);
+    }
+
+    private static void ensureCreated(String collection, String yaml) throws Exception {
+        int code = call("POST", collection, "application/yaml", yaml).code();
+        assertThat(code).isIn(201, 409);
     }
 
     private static String clusterQueue(String name, String extraSpec) {

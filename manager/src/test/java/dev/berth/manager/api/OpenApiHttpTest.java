@@ -87,6 +87,43 @@ class OpenApiHttpTest {
     }
 
     @Test
+    void everyKindDiscoveryListsHasItsSchemaInItsGroupVersionsDocument() throws Exception {
+        List<String> missing = new ArrayList<>();
+        var groupVersions = get("/openapi/v3", null).body().path("paths").fields();
+        while (groupVersions.hasNext()) {
+            var groupVersion = groupVersions.next();
+            JsonNode document = get(groupVersion.getValue().path("serverRelativeURL").asText(), null).body();
+            JsonNode schemas = document.path("components").path("schemas");
+            List<String> tagged = new ArrayList<>();
+            for (JsonNode schema : schemas) {
+                for (JsonNode gvk : schema.path("x-kubernetes-group-version-kind")) tagged.add(gvk.path("kind").asText());
+            }
+            for (JsonNode resource : get("/" + groupVersion.getKey(), null).body().path("resources")) {
+                String kind = resource.path("kind").asText();
+                if (!resource.path("name").asText().contains("/") && !tagged.contains(kind)) missing.add(groupVersion.getKey() + " " + kind);
+            }
+            assertThat(danglingRefs(document, "#/components/schemas/", schemas)).as(groupVersion.getKey()).isEmpty();
+        }
+
+        assertThat(missing).isEmpty();
+    }
+
+    @Test
+    void theServingAndTrainerKindsHaveTheirUpstreamSchemas() throws Exception {
+        JsonNode apps = get("/openapi/v3/apis/apps/v1", null).body().path("components").path("schemas");
+        JsonNode trainer = get("/openapi/v3/apis/trainer.kubeflow.org/v1alpha1", null).body().path("components").path("schemas");
+
+        assertThat(apps.at("/io.k8s.api.apps.v1.DeploymentSpec/properties/replicas/type").asText()).isEqualTo("integer");
+        assertThat(apps.at("/io.k8s.api.apps.v1.StatefulSetSpec/properties/volumeClaimTemplates/items").findValue("$ref").asText())
+                .isEqualTo("#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaim");
+        assertThat(trainer.at("/org.kubeflow.trainer.v1alpha1.TrainJob/properties/spec/properties/runtimeRef/required/0").asText()).isEqualTo("name");
+        assertThat(trainer.at("/org.kubeflow.trainer.v1alpha1.ClusterTrainingRuntime/properties/spec/properties/mlPolicy").isObject()).isTrue();
+        JsonNode definitions = get("/openapi/v2", "application/json").body().path("definitions");
+        assertThat(definitions.has("io.k8s.api.apps.v1.StatefulSet")).isTrue();
+        assertThat(definitions.has("org.kubeflow.trainer.v1alpha1.TrainingRuntime")).isTrue();
+    }
+
+    @Test
     void v2ToAProtobufOnlyClientIs406AndJsonWhenJsonIsAlsoAccepted() throws Exception {
         Reply protobufOnly = get("/openapi/v2", PROTOBUF);
         assertThat(protobufOnly.code()).isEqualTo(406);

@@ -41,6 +41,17 @@ class WarmStandbyPlanTest {
     }
 
     @Test
+    void whenAnotherReplicaLeavesAFollowerReadsEveryHeldClusterAtOnce() {
+        Map<String, Held<String>> held = Map.of("fresh", new Held<>("k1", NOW.minusMillis(100)), "due", new Held<>("k2", NOW.minus(EVERY)));
+        Round<String> round = WarmStandbyPlan.round(Role.FOLLOWING, Map.of("fresh", "k1", "due", "k2"), held, NOW, EVERY, true);
+        assertThat(round.probe()).containsExactlyInAnyOrder("fresh", "due");
+        assertThat(round.build()).isEmpty();
+        assertThat(round.close()).isEmpty();
+        assertThat(WarmStandbyPlan.round(Role.TAKING_OFFICE, Map.of("fresh", "k1"), held, NOW, EVERY, true).idle())
+                .as("taking office: the clients wait for adoption, untouched").isTrue();
+    }
+
+    @Test
     void aChangedKubeconfigClosesTheClientAndBuildsItAgain() {
         Round<String> round = round(Role.FOLLOWING, Map.of("east", "rotated"), Map.of("east", new Held<>("old", NOW)));
         assertThat(round.close()).containsExactly("east");

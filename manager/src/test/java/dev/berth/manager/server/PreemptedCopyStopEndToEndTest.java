@@ -19,15 +19,18 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 20, rule 4, end to end: the manager over HTTP on loopback, one worker cluster as a fabric8 CRUD
  * mock API server whose agent the test plays. A high-priority job preempts a running one; the preempted
  * copy's pod is held in Terminating by a finalizer. The preempted workload keeps its quota (Evicted=True,
  * QuotaReserved=True) and the preemptor's copy is not created until that pod is gone; then the quota is
- * released and the preemptor dispatched.
+ * released and the preemptor dispatched. The preempted workload is a batch Job, a PyTorchJob of two replica
+ * types (suspended again on the manager), or a serving Deployment (issue 17), which then waits requeued,
+ * never finished, with nothing added to its spec.
  */
 class PreemptedCopyStopEndToEndTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -52,9 +55,17 @@ class PreemptedCopyStopEndToEndTest {
         gpu.connect(client);
     }
 
-    @Test
-    void thePreemptorIsDispatchedOnlyOnceThePreemptedCopyStoppedAndItsQuotaWasReleased() throws Exception {
-        submitJob("low", "low");
+    /** What is preempted: a Job, a multi-replica training job (issue 17), or a Deployment (serving, long-running). */
+    enum Preempted { JOB, PYTORCH_JOB, DEPLOYMENT }
+
+    @ParameterizedTest
+    @EnumSource(Preempted.class)
+    void thePreemptorIsDispatchedOnlyOnceThePreemptedCopyStoppedAndItsQuotaWasReleased(Preempted kind) throws Exception {
+        switch (kind) {
+            case JOB -> submitJob("low", "low");
+            case PYTORCH_JOB -> submitPyTorchJob("low", "low");
+            case DEPLOYMENT -> submitDeployment("low", "low");
+        }
         RemoteWorkload low = await().atMost(WAIT).until(() -> remoteOf("low"), r -> r != null);
         String lowAttempt = low.getSpec().getAttemptId();
         runningPodHeldByFinalizer(low);
@@ -84,6 +95,17 @@ class PreemptedCopyStopEndToEndTest {
         assertThat(condition(released, "Requeued")).isEqualTo("True");
         assertThat(high.getSpec().getAttemptId()).isNotEqualTo(lowAttempt);
         assertThat(remoteOf("low")).as("the preempted workload waits for quota, it is not dispatched again").isNull();
+        if (kind == Preempted.PYTORCH_JOB) {
+            assertThat(low.getSpec().getTemplate()).containsEntry("kind", "PyTorchJob");
+            assertThat(client.get("/apis/kubeflow.org/v1/namespaces/team-a/pytorchjobs/low").path("spec").path("runPolicy").path("suspend")
+                    .asBoolean()).as("the evicted training job is suspended again on the manager, as Kueue does").isTrue();
+        }
+        if (kind == Preempted.DEPLOYMENT) {
+            assertThat(condition(released, "Finished")).as("a serving workload is requeued, never finished").isNotEqualTo("True");
+            assertThat(client.get("/apis/apps/v1/namespaces/team-a/deployments/low").path("spec").has("suspend"))
+                    .as("no suspend switch is written onto a Deployment").isFalse();
+            assertThat(low.getSpec().getTemplate()).containsEntry("kind", "Deployment");
+        }
     }
 
     // ---- the test as agent ---------------------------------------------------------------
@@ -112,6 +134,55 @@ class PreemptedCopyStopEndToEndTest {
 
     private void submitJob(String name, String priorityClass) {
         client.create(DispatchQueues.job(name, 1, 8).label("kueue.x-k8s.io/priority-class", priorityClass));
+    }
+
+    /** A PyTorchJob of a master and a worker, 4 GPUs each: one workload of two pod sets holding the cluster's 8 GPUs. */
+    private void submitPyTorchJob(String name, String priorityClass) {
+        String replica = """
+                      replicas: 1
+                      template:
+                        spec:
+                          containers:
+                          - name: pytorch
+                            image: x
+                            resources: {requests: {nvidia.com/gpu: "4"}, limits: {nvidia.com/gpu: "4"}}
+                """;
+        String yaml = """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata:
+                  name: %s
+                  namespace: team-a
+                  labels: {kueue.x-k8s.io/queue-name: %s, kueue.x-k8s.io/priority-class: %s}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                %s    Worker:
+                %s""".formatted(name, DispatchQueues.LOCAL_QUEUE, priorityClass, replica, replica);
+        assertThat(client.send("POST", "/apis/kubeflow.org/v1/namespaces/team-a/pytorchjobs", "application/yaml", yaml).statusCode())
+                .isEqualTo(201);
+    }
+
+    private void submitDeployment(String name, String priorityClass) {
+        String yaml = """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: %s
+                  namespace: team-a
+                  labels: {kueue.x-k8s.io/queue-name: %s, kueue.x-k8s.io/priority-class: %s}
+                spec:
+                  replicas: 1
+                  selector: {matchLabels: {app: %s}}
+                  template:
+                    metadata: {labels: {app: %s}}
+                    spec:
+                      containers:
+                      - name: c
+                        image: x
+                        resources: {requests: {nvidia.com/gpu: "8"}, limits: {nvidia.com/gpu: "8"}}
+                """.formatted(name, DispatchQueues.LOCAL_QUEUE, priorityClass, name, name);
+        assertThat(client.send("POST", "/apis/apps/v1/namespaces/team-a/deployments", "application/yaml", yaml).statusCode()).isEqualTo(201);
     }
 
     private JsonNode workloadOf(String job) {
