@@ -66,8 +66,6 @@ public final class WorkerClusters implements AutoCloseable {
     private volatile List<ClusterHealthSnapshot> snapshots = List.of();
     private String flavorCatalogue = "[]";
     private long generations;
-    /** What every cluster's changing calls wait for ({@link ClusterCalls#sendGate}); at once by default. */
-    private java.util.function.Consumer<Runnable> sendGate = Runnable::run;
 
     public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin) {
         this(vertx, stateThread, events, origin, Clock.systemUTC(), ResilienceOptions.DEFAULTS, HealthOptions.DEFAULTS);
@@ -137,7 +135,7 @@ public final class WorkerClusters implements AutoCloseable {
     /** The client is usable: the copies a warm standby last saw finished are released first, then the cluster is polled at once. */
     private void clientReady(WorkerCluster cluster, ClusterClient client, String how, List<RemoteWorkload> finishedSeen) {
         cluster.calls = new ClusterCalls(cluster.name, client, resilience, clock);
-        cluster.calls.sendGate(sendGate);
+        if (stateThread instanceof GroupedStateThread grouped) cluster.calls.sendGate(grouped::whenDurable);
         log.atInfo().addKeyValue("cluster", cluster.name).addKeyValue("sinceConnectMillis", millisSince(cluster.connectedAt))
                 .addKeyValue("finishedSeen", finishedSeen.size()).log("worker cluster client " + how);
         // a task of its own: a new manager's start (and with it its API and the leader's publication) does not wait
@@ -156,15 +154,6 @@ public final class WorkerClusters implements AutoCloseable {
         WorkerCluster cluster = clusters.remove(name);
         if (cluster != null && cluster.calls != null) cluster.calls.close();
         publishSnapshots();
-    }
-
-    /**
-     * Calls that change a cluster wait for this before they are sent: the manager passes its store's
-     * {@code whenDurable}, so a send made inside a journal group leaves only after the group's sync.
-     * Set before connecting any cluster.
-     */
-    public void sendGate(java.util.function.Consumer<Runnable> gate) {
-        this.sendGate = gate;
     }
 
     /** Runs a handler on the state thread once a remote call completes. */

@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.clusters.StandbyClients;
+import dev.berth.manager.clusters.GroupedStateThread;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.api.ManifestReader;
 import dev.berth.manager.api.NamespaceLifecycle;
@@ -43,7 +44,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -170,7 +170,17 @@ public final class BerthManager implements AutoCloseable {
         this.vertx = vertx;
         // Work the manager starts itself (timers, cluster events and answers) runs in journal groups: its writes
         // share one sync per task, and every call that changes a worker cluster waits for that sync (sendGate)
-        Executor grouped = task -> stateThread.execute(() -> state.inOneSync(task));
+        GroupedStateThread grouped = new GroupedStateThread() {
+            @Override
+            public void execute(Runnable task) {
+                stateThread.execute(() -> state.inOneSync(task));
+            }
+
+            @Override
+            public void whenDurable(Runnable send) {
+                store.whenDurable(send);
+            }
+        };
         housekeepingTimer = vertx.setPeriodic(1000, id -> grouped.execute(() -> {
             state.reschedule();
             state.resourceInUse.releaseFreed(service);
@@ -179,7 +189,6 @@ public final class BerthManager implements AutoCloseable {
         onStateThread(() -> {
             workerClusters = new WorkerClusters(vertx, grouped, state.dispatcher, dispatchOptions.managerId(), clock,
                     dispatchOptions.resilience(), dispatchOptions.failover().health(), warmClients);
-            workerClusters.sendGate(store::whenDurable);
             state.dispatcher.clusters = workerClusters;
             state.multiKueue.attach(workerClusters);
             return null;

@@ -216,8 +216,7 @@ final class Dispatcher implements ClusterEvents {
             return;
         }
         Set<String> avoided = withdrawals.avoided(key);
-        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c))
-                .map(c -> roundViews.view(c, name -> withoutInFlight(clusters.view(name)))).toList();
+        List<ClusterView> views = config.clusters().stream().filter(c -> !avoided.contains(c)).map(c -> roundViews.view(c, this::inFlightView)).toList();
         int priority = workload.path("spec").path("priority").asInt(0);
         PlacementRequest request = RemoteWorkloads.placementRequest(key, priority, status.admission(), workload);
         PlacementDecision placed = policy.place(request, views, options.placement().strategyFor(config.strategy()), null, RemoteWorkloads.nominatedClusters(workload));
@@ -274,8 +273,8 @@ final class Dispatcher implements ClusterEvents {
         });
     }
 
-    private ClusterView withoutInFlight(ClusterView view) {
-        return RoundViews.withoutInFlight(view, attempts.values(), stops.copies.demandOn(view.name()));
+    private ClusterView inFlightView(String cluster) {
+        return RoundViews.withoutInFlight(clusters.view(cluster), attempts.values(), stops.copies.demandOn(cluster));
     }
 
     /**
@@ -377,7 +376,7 @@ final class Dispatcher implements ClusterEvents {
     @Override
     public void capacityChanged(String cluster) {
         if (unserved.clustersChanged(clusters::view)) state.scheduleSlice();
-        if (replacement.due(withoutInFlight(clusters.view(cluster)), clock.instant())) queue.addAll(waiting);
+        if (replacement.due(inFlightView(cluster), clock.instant())) queue.addAll(waiting);
         reconcile();
     }
 

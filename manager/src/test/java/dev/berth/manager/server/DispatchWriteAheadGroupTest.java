@@ -34,14 +34,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The dispatcher writes inside journal groups (one sync for a pass's attempt records and check states), and
  * write-ahead dispatch still holds there: a worker receives an attempt's create only once the group that
  * recorded the attempt has synced. The store here is a real in-memory one that notes which attempt records
- * were written inside a group and which groups have ended; the worker is a fabric8 CRUD mock API server
- * that looks, when a create arrives, whether the record of that attempt is durable yet.
+ * were written inside a group and which groups have ended, and whose group sync is slow (it lasts until
+ * the worker received a create of one of the group's attempts, or 300 ms): a create sent before the sync
+ * would arrive during it. The worker is a fabric8 CRUD mock API server that looks, when a create arrives,
+ * whether the record of that attempt is durable yet.
  */
 class DispatchWriteAheadGroupTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private final GroupNotingStore store = new GroupNotingStore(new MemoryObjectStore(Clock.systemUTC()));
-    private final CreatesCheckingRecords worker = new CreatesCheckingRecords(store);
+    private final CreatesCheckingRecords worker = store.worker(new CreatesCheckingRecords(store));
     @RegisterExtension
     final ManagerHarness harness = ManagerHarness.empty().store(store)
             .dispatchOptions(new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS));
@@ -69,9 +71,15 @@ class DispatchWriteAheadGroupTest {
         private final List<String> pending = new ArrayList<>();
         final Set<String> durable = ConcurrentHashMap.newKeySet();
         final Set<String> recordedInGroup = ConcurrentHashMap.newKeySet();
+        private CreatesCheckingRecords worker;
 
         GroupNotingStore(ObjectStore store) {
             this.store = store;
+        }
+
+        CreatesCheckingRecords worker(CreatesCheckingRecords worker) {
+            this.worker = worker;
+            return worker;
         }
 
         @Override
@@ -81,6 +89,7 @@ class DispatchWriteAheadGroupTest {
                 return store.inOneSync(work);
             } finally {
                 if (--depth == 0) {
+                    if (!pending.isEmpty() && worker != null) worker.awaitAnyOf(pending, 300); // the slow disk
                     durable.addAll(pending);
                     pending.clear();
                 }
@@ -156,12 +165,27 @@ class DispatchWriteAheadGroupTest {
                     String attempt = JSON.readTree(new String(request.getBody().getBytes(), StandardCharsets.UTF_8))
                             .path("spec").path("attemptId").asText();
                     if (!store.durable.contains(attempt)) aheadOfTheirRecord.add(attempt);
-                    received.add(attempt);
+                    synchronized (this) {
+                        received.add(attempt);
+                        notifyAll();
+                    }
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
             }
             return super.dispatch(request);
+        }
+
+        /** Returns once a create of one of these attempts arrived, or after the bound. */
+        synchronized void awaitAnyOf(List<String> attempts, long boundMillis) {
+            long until = System.currentTimeMillis() + boundMillis;
+            try {
+                for (long left = boundMillis; left > 0 && attempts.stream().noneMatch(received::contains); left = until - System.currentTimeMillis()) {
+                    wait(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
