@@ -11,6 +11,7 @@ import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.testing.DispatchQueues;
+import dev.berth.manager.testing.ForwardingStore;
 import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerClusters;
@@ -22,7 +23,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,8 +65,7 @@ class DispatchWriteAheadGroupTest {
     }
 
     /** Notes the attempt ids written into status.dispatch, and which of them a finished group (or a lone write) made durable. */
-    static final class GroupNotingStore implements ObjectStore {
-        private final ObjectStore store;
+    static final class GroupNotingStore extends ForwardingStore {
         private int depth;
         private final List<String> pending = new ArrayList<>();
         final Set<String> durable = ConcurrentHashMap.newKeySet();
@@ -74,7 +73,7 @@ class DispatchWriteAheadGroupTest {
         private CreatesCheckingRecords worker;
 
         GroupNotingStore(ObjectStore store) {
-            this.store = store;
+            super(store);
         }
 
         CreatesCheckingRecords worker(CreatesCheckingRecords worker) {
@@ -111,40 +110,12 @@ class DispatchWriteAheadGroupTest {
             return written;
         }
 
-        @Override
-        public Optional<StoredObject> get(ObjectKey key) {
-            return store.get(key);
-        }
 
-        @Override
-        public List<StoredObject> list(String resource, String namespaceOrNull) {
-            return store.list(resource, namespaceOrNull);
-        }
 
-        @Override
-        public StoredObject create(ObjectKey key, ObjectNode object) {
-            return store.create(key, object);
-        }
 
-        @Override
-        public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
-            return store.replace(key, object, expectedResourceVersionOrNull);
-        }
 
-        @Override
-        public StoredObject delete(ObjectKey key) {
-            return store.delete(key);
-        }
 
-        @Override
-        public long revision() {
-            return store.revision();
-        }
 
-        @Override
-        public void close() {
-            store.close();
-        }
     }
 
     /** The worker's CRUD API server, checking on every RemoteWorkload create that its attempt's record is durable. */

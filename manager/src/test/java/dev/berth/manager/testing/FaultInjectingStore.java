@@ -5,7 +5,6 @@ import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoreUnavailableException;
 import dev.berth.manager.store.StoredObject;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -15,8 +14,7 @@ import java.util.function.Predicate;
  * A real store (wrapped) whose next read of one object, or next status write that matches, fails as an
  * unavailable database would: the fault injector of tests that show errors never drop or duplicate work.
  */
-public final class FaultInjectingStore implements ObjectStore {
-    private final ObjectStore store;
+public final class FaultInjectingStore extends ForwardingStore {
     private volatile ObjectKey failNextGet;
     private final AtomicReference<Predicate<ObjectNode>> failNextStatus = new AtomicReference<>();
     /** How many operations failed on purpose. */
@@ -25,7 +23,7 @@ public final class FaultInjectingStore implements ObjectStore {
     public volatile ObjectNode refusedStatus;
 
     public FaultInjectingStore(ObjectStore store) {
-        this.store = store;
+        super(store);
     }
 
     /** The next read of this object fails. */
@@ -60,35 +58,5 @@ public final class FaultInjectingStore implements ObjectStore {
     private StoreUnavailableException injected() {
         failures.incrementAndGet();
         return new StoreUnavailableException("injected: store unavailable", null);
-    }
-
-    @Override
-    public List<StoredObject> list(String resource, String namespaceOrNull) {
-        return store.list(resource, namespaceOrNull);
-    }
-
-    @Override
-    public StoredObject create(ObjectKey key, ObjectNode object) {
-        return store.create(key, object);
-    }
-
-    @Override
-    public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
-        return store.replace(key, object, expectedResourceVersionOrNull);
-    }
-
-    @Override
-    public StoredObject delete(ObjectKey key) {
-        return store.delete(key);
-    }
-
-    @Override
-    public long revision() {
-        return store.revision();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 }
