@@ -29,6 +29,12 @@ import java.util.Optional;
  * them the label or manageJobsWithoutQueueName manages them ({@link ManagedJobs}).
  */
 final class OwnedWorkloadHooks implements ObjectHooks {
+    /** The batch kinds Kueue suspends on create and whose managedBy it defaults to MultiKueue: Job, the Kubeflow and Ray jobs, TrainJob, AppWrapper. */
+    private static final java.util.Set<String> SUSPENDED_BATCH_KINDS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(KueueApi.JOB, dev.berth.protocol.TrainerApi.TRAIN_JOB, dev.berth.protocol.AppWrapperApi.KIND),
+            java.util.stream.Stream.concat(KubeflowJobKind.ALL.stream().map(KubeflowJobKind::kind),
+                    dev.berth.protocol.RayApi.ALL.stream().map(dev.berth.protocol.RayApi.Kind::kind))).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     interface Derivation {
         ObjectNode workloadFor(ObjectNode job, PriorityResolver priorities);
     }
@@ -54,35 +60,24 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
         if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
         if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
-        if (job && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
-            JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
-        }
-        boolean kubeflow = KubeflowJobKind.of(incoming.path("kind").asText()).isPresent();
-        if (kubeflow && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
-            JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
-        }
-        boolean ray = dev.berth.protocol.RayApi.of(incoming.path("kind").asText()).isPresent();
-        if (ray && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
-            JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
-        }
-        boolean trainJob = incoming.path("kind").asText().equals(dev.berth.protocol.TrainerApi.TRAIN_JOB);
-        if (trainJob && op == Operation.CREATE && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
-            JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
-        }
-        boolean appWrapper = incoming.path("kind").asText().equals(dev.berth.protocol.AppWrapperApi.KIND);
-        if (appWrapper && op == Operation.CREATE) {
+        String kind = incoming.path("kind").asText();
+        if (op == Operation.CREATE && kind.equals(dev.berth.protocol.AppWrapperApi.KIND)) {
             dev.berth.manager.objects.AppWrapperPodSets.declareInferred(incoming);
-            if (state.managed(incoming) && dispatchedByMultiKueue(incoming)) JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+        }
+        // Kueue's webhooks default managedBy to MultiKueue on the kinds that have the field, when the queue dispatches
+        if (op == Operation.CREATE && SUSPENDED_BATCH_KINDS.contains(kind) && state.managed(incoming) && dispatchedByMultiKueue(incoming)) {
+            if (job) JobDefaults.managedByMultiKueue(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
+            else JobSuspension.defaultManagedBy(incoming, KueueApi.MULTIKUEUE_CONTROLLER);
         }
         if (op == Operation.UPDATE && managed.manages(incoming)) {
             ServingKind.of(incoming.path("kind").asText())
-                    .ifPresent(kind -> existing.ifPresent(stored -> ServingScale.checkUpdate(kind, stored.object(), incoming)));
+                    .ifPresent(serving -> existing.ifPresent(stored -> ServingScale.checkUpdate(serving, stored.object(), incoming)));
         }
         if (op == Operation.CREATE && managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
-            if (JobSuspension.hasSuspendField(incoming) || job || kubeflow || ray || trainJob || appWrapper) JobSuspension.suspend(incoming, true);
+            if (JobSuspension.hasSuspendField(incoming) || SUSPENDED_BATCH_KINDS.contains(kind)) JobSuspension.suspend(incoming, true);
         }
         return incoming;
     }
