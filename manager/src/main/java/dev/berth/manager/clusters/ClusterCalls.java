@@ -37,6 +37,8 @@ public final class ClusterCalls implements AutoCloseable {
      * worker is told never runs ahead of the record a new leader recovers from, even inside a journal group.
      */
     private volatile java.util.function.Consumer<Runnable> sendGate = Runnable::run;
+    /** Namespaces this client has seen exist on the cluster; forgotten when a create there says it is gone. */
+    private final java.util.Set<String> namespacesSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Changing calls in flight at most as many as the bulkhead has threads; the rest wait their turn (reads keep its queue). */
     private final PacedSends sends;
 
@@ -122,6 +124,8 @@ public final class ClusterCalls implements AutoCloseable {
             try {
                 return client.resources(RemoteWorkload.class).inNamespace(namespace).resource(attempt).create();
             } catch (KubernetesClientException e) {
+                // 404: the namespace is gone; 403: it is terminating. Check it again on the next create.
+                if (e.getCode() == 404 || e.getCode() == 403) namespacesSeen.remove(namespace);
                 if (e.getCode() != 409) throw e;
                 RemoteWorkload existing = client.resources(RemoteWorkload.class).inNamespace(namespace)
                         .withName(attempt.getMetadata().getName()).get();
@@ -184,13 +188,17 @@ public final class ClusterCalls implements AutoCloseable {
         return send(() -> new AttemptFencing(client, namespace, attemptId).deleteAndCountLive(name));
     }
 
+    /** Creates the namespace unless this client saw it already: one read per namespace, not one per create. */
     private void ensureNamespace(String namespace) {
-        if (client.namespaces().withName(namespace).get() != null) return;
-        try {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) throw e;
+        if (namespacesSeen.contains(namespace)) return;
+        if (client.namespaces().withName(namespace).get() == null) {
+            try {
+                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) throw e;
+            }
         }
+        namespacesSeen.add(namespace);
     }
 
     /** Sends through the gate from now on (before any call is made). */
