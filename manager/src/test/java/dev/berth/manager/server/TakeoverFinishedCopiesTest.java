@@ -1,23 +1,20 @@
 package dev.berth.manager.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.clusters.KubeconfigSource;
 import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -33,7 +30,6 @@ import org.junit.jupiter.api.Test;
  * listing can tell the new leader. Before, the new leader released that quota only from its own first listing.
  */
 class TakeoverFinishedCopiesTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final DispatchOptions OPTIONS =
@@ -44,7 +40,6 @@ class TakeoverFinishedCopiesTest {
     private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
     private MockWorkerCluster cluster;
     private StandbyClients standby;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws Exception {
@@ -65,7 +60,7 @@ class TakeoverFinishedCopiesTest {
         apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
         apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
                 + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+        await().atMost(WAIT).until(() -> "True".equals(condition(client().get(KUEUE + "/multikueueclusters/roomy"), "Active")));
     }
 
     @AfterEach
@@ -111,21 +106,21 @@ class TakeoverFinishedCopiesTest {
 
     // ---- the user ---------------------------------------------------------------------------
 
-    private void submitJob(String name) throws Exception {
+    private void submitJob(String name) {
         String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"team-a\","
                 + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
                 + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
                 + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", job).statusCode()).isEqualTo(201);
+        client().create("/apis/batch/v1/namespaces/team-a/jobs", job);
     }
 
-    private String workloadName(String job) throws Exception {
+    private String workloadName(String job) {
         JsonNode workload = workload(job);
         return workload == null ? "" : workload.path("metadata").path("name").asText();
     }
 
-    private JsonNode workload(String job) throws Exception {
-        for (JsonNode item : get(KUEUE + "/namespaces/team-a/workloads").path("items")) {
+    private JsonNode workload(String job) {
+        for (JsonNode item : client().items(KUEUE + "/namespaces/team-a/workloads")) {
             for (JsonNode owner : item.path("metadata").path("ownerReferences")) {
                 if (job.equals(owner.path("name").asText())) return item;
             }
@@ -133,30 +128,13 @@ class TakeoverFinishedCopiesTest {
         return null;
     }
 
-    private void apply(String prefix, String plural, String namespace, String body) throws Exception {
+    private void apply(String prefix, String plural, String namespace, String body) {
         String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        String withVersion = body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1);
-        HttpResponse<String> response = send("POST", path, withVersion);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        client().create(path, body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1));
     }
 
-    private JsonNode get(String path) throws Exception {
-        return JSON.readTree(send("GET", path, null).body());
-    }
-
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    /** The current leader's API (its port changes with every manager the test starts). */
+    private ManagerClient client() {
+        return new ManagerClient("http://127.0.0.1:" + manager.port());
     }
 }
