@@ -1,6 +1,5 @@
 package dev.berth.protocol;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,7 @@ public final class TrainJobJobSet {
     /** The child JobSet's spec (a deep copy: editing it leaves the runtime alone). */
     public static Map<String, Object> spec(Map<String, Object> trainJob, Map<String, Object> runtime) {
         Map<String, Object> runtimeSpec = map(runtime.get("spec"));
-        Map<String, Object> spec = map(deepCopy(map(map(runtimeSpec.get("template")).get("spec"))));
+        Map<String, Object> spec = map(JsonValues.deepCopy(map(map(runtimeSpec.get("template")).get("spec"))));
         Map<String, Object> trainer = map(map(trainJob.get("spec")).get("trainer"));
         Object numNodes = trainer.get("numNodes") instanceof Number n ? n : map(runtimeSpec.get("mlPolicy")).get("numNodes");
         Object resources = trainer.get("resourcesPerNode");
@@ -32,7 +31,7 @@ public final class TrainJobJobSet {
             }
             if (resources instanceof Map<?, ?> r) {
                 for (Object container : list(map(map(jobSpec.get("template")).get("spec")).get("containers"))) {
-                    if (TrainerApi.TRAINER_NODE.equals(map(container).get("name"))) map(container).put("resources", deepCopy(r));
+                    if (TrainerApi.TRAINER_NODE.equals(map(container).get("name"))) map(container).put("resources", JsonValues.deepCopy(r));
                 }
             }
         }
@@ -53,19 +52,5 @@ public final class TrainJobJobSet {
     @SuppressWarnings("unchecked")
     private static List<Object> list(Object value) {
         return value instanceof List<?> l ? (List<Object>) l : List.of();
-    }
-
-    private static Object deepCopy(Object value) {
-        if (value instanceof Map<?, ?> m) {
-            Map<String, Object> copy = new LinkedHashMap<>();
-            m.forEach((k, v) -> copy.put(String.valueOf(k), deepCopy(v)));
-            return copy;
-        }
-        if (value instanceof List<?> l) {
-            List<Object> copy = new ArrayList<>();
-            l.forEach(v -> copy.add(deepCopy(v)));
-            return copy;
-        }
-        return value;
     }
 }

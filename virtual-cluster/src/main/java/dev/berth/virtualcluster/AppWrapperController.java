@@ -1,9 +1,9 @@
 package dev.berth.virtualcluster;
 
 import dev.berth.protocol.AppWrapperApi;
+import dev.berth.protocol.JsonValues;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -88,7 +88,7 @@ final class AppWrapperController {
     private void create(GenericKubernetesResource appWrapper, Map<String, Object> component, int index) {
         String name = appWrapper.getMetadata().getName();
         String namespace = appWrapper.getMetadata().getNamespace();
-        Map<String, Object> copy = (Map<String, Object>) deepCopy(component);
+        Map<String, Object> copy = (Map<String, Object>) JsonValues.deepCopy(component);
         Map<String, Object> wrapped = (Map<String, Object>) copy.get("template");
         Map<String, String> labels = new LinkedHashMap<>();
         JobController.inheritBerthLabels(appWrapper.getMetadata().getLabels(), labels);
@@ -123,16 +123,5 @@ final class AppWrapperController {
     private static Map<String, Object> labelsOf(Map<String, Object> object) {
         Map<String, Object> metadata = (Map<String, Object>) object.computeIfAbsent("metadata", k -> new LinkedHashMap<>());
         return (Map<String, Object>) metadata.computeIfAbsent("labels", k -> new LinkedHashMap<>());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Object deepCopy(Object value) {
-        if (value instanceof Map<?, ?> map) {
-            Map<String, Object> copy = new LinkedHashMap<>();
-            map.forEach((k, v) -> copy.put(String.valueOf(k), deepCopy(v)));
-            return copy;
-        }
-        if (value instanceof List<?> list) return new ArrayList<>(list.stream().map(AppWrapperController::deepCopy).toList());
-        return value;
     }
 }

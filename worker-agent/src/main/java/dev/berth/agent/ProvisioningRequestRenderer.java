@@ -1,5 +1,6 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.JsonValues;
 import dev.berth.protocol.Provisioning;
 import dev.berth.protocol.crd.PodSetPlacement;
 import dev.berth.protocol.crd.ProvisioningAsk;
@@ -42,7 +43,7 @@ final class ProvisioningRequestRenderer {
             template.put("apiVersion", "v1");
             template.put("kind", Provisioning.POD_TEMPLATE_KIND);
             template.put("metadata", metadata(name, owner.namespace(), ownerRef(owner)));
-            template.put("template", TemplatePods.deepCopy(slot.podTemplate()));
+            template.put("template", JsonValues.deepCopy(slot.podTemplate()));
             templates.add(template);
             podSets.add(Map.of("podTemplateRef", Map.of("name", name), "count", podSet.getCount()));
         }

@@ -1,9 +1,9 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.AppWrapperApi;
 import dev.berth.protocol.KubeflowJobKind;
 import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.crd.PodSetPlacement;
-import dev.berth.protocol.AppWrapperApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,20 +142,5 @@ public final class TemplatePods {
     @SuppressWarnings("unchecked")
     static Map<String, Object> cast(Map<?, ?> map) {
         return (Map<String, Object>) map;
-    }
-
-    /** A deep, mutable copy of a JSON-like value (maps, lists, scalars). */
-    public static Object deepCopy(Object value) {
-        if (value instanceof Map<?, ?> m) {
-            Map<String, Object> copy = new LinkedHashMap<>();
-            m.forEach((k, v) -> copy.put(String.valueOf(k), deepCopy(v)));
-            return copy;
-        }
-        if (value instanceof List<?> l) {
-            List<Object> copy = new ArrayList<>();
-            l.forEach(v -> copy.add(deepCopy(v)));
-            return copy;
-        }
-        return value;
     }
 }

@@ -1,11 +1,12 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.JsonValues;
 import dev.berth.protocol.KubeflowJobKind;
-import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.Labels;
+import dev.berth.protocol.ServingKind;
 import dev.berth.protocol.crd.BerthCrds;
-import dev.berth.protocol.crd.FlavorDefinition;
 import dev.berth.protocol.crd.FlavorDefinition.TolerationSpec;
+import dev.berth.protocol.crd.FlavorDefinition;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,7 +40,7 @@ public final class TemplateRenderer {
     public static List<RenderedObject> render(AttemptOwner owner, RemoteWorkloadSpec spec, Map<String, TopologyPlacement.Placed> topology,
                                               Map<String, String> podAnnotations) {
         @SuppressWarnings("unchecked")
-        Map<String, Object> object = (Map<String, Object>) TemplatePods.deepCopy(spec.getTemplate());
+        Map<String, Object> object = (Map<String, Object>) JsonValues.deepCopy(spec.getTemplate());
         RayTemplates.defaultSubmitter(object);
         boolean onePodPerSlot = List.of("Pod", "List").contains(String.valueOf(object.get("kind")));
         Map<String, Integer> podIndex = new java.util.HashMap<>();
