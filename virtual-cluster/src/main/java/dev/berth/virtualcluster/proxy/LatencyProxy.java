@@ -89,6 +89,9 @@ public final class LatencyProxy {
         client.pause();
         vertx.createNetClient().connect(target.port(), target.host()).onComplete(connected -> {
             if (connected.failed() || down) {
+                log.atInfo().addKeyValue("target", target).addKeyValue("down", down)
+                        .addKeyValue("error", connected.failed() ? String.valueOf(connected.cause()) : "")
+                        .log("connection refused: upstream not reached or proxy went down");
                 client.close();
                 if (connected.succeeded()) connected.result().close();
                 return;

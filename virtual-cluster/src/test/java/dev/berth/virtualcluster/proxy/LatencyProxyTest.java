@@ -2,6 +2,7 @@ package dev.berth.virtualcluster.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,10 @@ class LatencyProxyTest {
         assertThat(proxy.state()).contains("\"down\":true");
         assertThatThrownBy(() -> roundTrip("lost")).isInstanceOf(IOException.class);
         proxy.up();
-        assertThat(roundTrip("back")).isEqualTo("back");
+        // A connection refused while down may still be closing on the event loop when the next one arrives
+        // (seen once in CI), so the claim is that connections are served again, not that the very first is.
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(IOException.class)
+                .untilAsserted(() -> assertThat(roundTrip("back")).isEqualTo("back"));
     }
 
     @Test
