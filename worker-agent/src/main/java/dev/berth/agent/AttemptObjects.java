@@ -30,7 +30,11 @@ public final class AttemptObjects {
         this.namespaceScope = namespaceScope;
     }
 
-    /** Creates the objects; one that already exists (a retry after a partial failure) counts as created. */
+    /**
+     * Creates the objects; one that already exists counts as created when it is this attempt's own (a retry
+     * after a partial failure) or belongs to no attempt (a shared runtime). One held by another attempt fails
+     * the create, to be retried once that object is gone: adopting it would leave this attempt with nothing.
+     */
     public void create(List<RenderedObject> objects) {
         for (RenderedObject object : objects) {
             GenericKubernetesResource resource = client.getKubernetesSerialization().convertValue(object.body(), GenericKubernetesResource.class);
@@ -45,8 +49,28 @@ public final class AttemptObjects {
                 }
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) throw e;
+                requireOwnOrShared(object, resource);
             }
         }
+    }
+
+    private void requireOwnOrShared(RenderedObject object, GenericKubernetesResource resource) {
+        String ours = labelOf(resource);
+        if (ours == null) return;
+        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder().withGroup(object.group())
+                .withVersion(object.version()).withKind(object.kind()).withPlural(object.plural()).withNamespaced(true).build();
+        GenericKubernetesResource existing = client.genericKubernetesResources(context)
+                .inNamespace(resource.getMetadata().getNamespace()).withName(resource.getMetadata().getName()).get();
+        String theirs = existing == null ? null : labelOf(existing);
+        if (!ours.equals(theirs)) {
+            throw new IllegalStateException(object.kind() + " " + resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName()
+                    + " already exists for attempt " + theirs + ", not " + ours + "; created once it is gone");
+        }
+    }
+
+    private static String labelOf(GenericKubernetesResource resource) {
+        Map<String, String> labels = resource.getMetadata().getLabels();
+        return labels == null ? null : labels.get(Labels.ATTEMPT_ID);
     }
 
     /** Every object of a dispatched kind the agent created, as maps, in the agent's scope. */

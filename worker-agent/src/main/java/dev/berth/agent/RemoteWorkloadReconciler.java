@@ -89,7 +89,7 @@ public final class RemoteWorkloadReconciler {
         for (RemoteWorkload rw : input.remoteWorkloads()) {
             try {
                 if (isFinal(rw)) cleanUpFinished(rw, input);
-                else if (!isRunning(rw, input)) cluster = reconcileWaiting(rw, cluster);
+                else if (!isRunning(rw, input)) cluster = reconcileWaiting(rw, input, cluster);
             } catch (RuntimeException e) {
                 log.warn(rw, "reconcile failed; retried next pass", "error", e.toString());
             }
@@ -168,7 +168,7 @@ public final class RemoteWorkloadReconciler {
     }
 
     /** Step for a new or pending attempt: refuse, stop, keep pending, or admit and create. */
-    private ClusterSnapshot reconcileWaiting(RemoteWorkload rw, ClusterSnapshot cluster) {
+    private ClusterSnapshot reconcileWaiting(RemoteWorkload rw, PassInput input, ClusterSnapshot cluster) {
         RemoteWorkloadSpec spec = rw.getSpec();
         if (!TemplateRenderer.canRender(spec)) {
             Object kind = spec.getTemplate() == null ? null : spec.getTemplate().get("kind");
@@ -205,8 +205,11 @@ public final class RemoteWorkloadReconciler {
         }
         AdmissionResult.Fits fits = (AdmissionResult.Fits) result;
         if (spec.awaitsCommit()) return reserve(rw, fits);
-        objects.create(TemplateRenderer.render(owner, spec, fits.topology(), requested == null ? Map.of()
-                : ProvisioningRequestRenderer.consumeAnnotations(spec.getProvisioning())));
+        List<RenderedObject> rendered = TemplateRenderer.render(owner, spec, fits.topology(), requested == null ? Map.of()
+                : ProvisioningRequestRenderer.consumeAnnotations(spec.getProvisioning()));
+        Optional<String> earlier = EarlierCopies.inTheWay(rendered, spec.getAttemptId(), input.ownersByAttempt(), input.podsByAttempt());
+        if (earlier.isPresent()) return waitForEarlierCopy(rw, earlier.get(), fits);
+        objects.create(rendered);
         metrics.admitted();
         log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
         RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
@@ -215,6 +218,19 @@ public final class RemoteWorkloadReconciler {
         status.setTopologyAssignments(TopologyReport.assignments(fits));
         status.setProvisioning(requested);
         statusWriter.write(rw, status);
+        return fits.after();
+    }
+
+    /**
+     * Step for an attempt that fits while an earlier attempt's object still holds one of its names (the copy
+     * before a re-admission, not yet deleted): nothing is created until that object is gone, and the capacity
+     * is held for this pass so the attempt keeps its place.
+     */
+    private ClusterSnapshot waitForEarlierCopy(RemoteWorkload rw, String earlier, AdmissionResult.Fits fits) {
+        String reason = "waiting for " + earlier + " to be deleted";
+        if (!reason.equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", reason);
+        statusWriter.write(rw, freshStatus(rw, RemoteWorkloadPhase.PENDING, reason,
+                "an earlier copy still holds the name on cluster " + config.name()));
         return fits.after();
     }
 

@@ -284,6 +284,29 @@ class AgentIntegrationTest {
     }
 
     @Test
+    @Order(8)
+    void aNewAttemptWaitsUntilTheEarlierCopyHoldingItsNameIsGoneThenCreatesItsOwn() {
+        String earlier = attempt();
+        submit("team-again", "serve-1", spec(earlier, 1, Templates.job("serve", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+        await().atMost(WAIT).until(() -> job("team-again", "serve").isPresent());
+
+        String later = attempt();
+        submit("team-again", "serve-2", spec(later, 1, Templates.job("serve", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(statusOf("team-again", "serve-2").getReason())
+                .isEqualTo("waiting for Job team-again/serve of attempt " + earlier + " to be deleted"));
+        assertThat(statusOf("team-again", "serve-2").getPhase()).isEqualTo(RemoteWorkloadPhase.PENDING);
+        assertThat(job("team-again", "serve").orElseThrow().getMetadata().getLabels()).containsEntry(Labels.ATTEMPT_ID, earlier);
+
+        client.resources(RemoteWorkload.class).inNamespace("team-again").withName("serve-1").delete();
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(statusOf("team-again", "serve-2").getPhase()).isEqualTo(RemoteWorkloadPhase.ADMITTED);
+            assertThat(job("team-again", "serve")).hasValueSatisfying(job -> assertThat(job.getMetadata().getLabels())
+                    .containsEntry(Labels.ATTEMPT_ID, later).containsEntry(Labels.REMOTE_WORKLOAD, "serve-2"));
+        });
+    }
+
+    @Test
     @Order(7)
     void metricsCountAdmissionsAndPhases() throws Exception {
         await().atMost(WAIT).untilAsserted(() -> assertThat(get("/metrics").body())
