@@ -28,11 +28,11 @@ import java.util.function.LongFunction;
 final class AdmissionAdvisor {
     static final int MAX_RERUNS = 256;
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final WhatIfAdmission whatIf;
     private int reruns;
 
-    AdmissionAdvisor(ClusterState state, SchedulerOptions options) {
+    AdmissionAdvisor(SchedulerState state, SchedulerOptions options) {
         this.state = state;
         this.whatIf = new WhatIfAdmission(state, options);
     }

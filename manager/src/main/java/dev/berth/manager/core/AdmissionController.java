@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The manager's global queues, the one entry point of the admission side. It is split along Kueue's
- * seams: the {@link ClusterState} quota cache, the {@link QueueManager}, the {@link WorkloadLifecycle}
+ * seams: the {@link SchedulerState} quota cache, the {@link QueueManager}, the {@link WorkloadLifecycle}
  * and {@link AdmissionCheckTransitions} (Kueue's workload controller), the scheduling passes below
  * with their {@link AdmissionEffects}, and the {@link AdmissionReadModel} for explain and visibility.
  * Every status change goes to a {@link StatusSink}. Not thread-safe: the caller confines it to one thread.
@@ -31,7 +31,7 @@ public final class AdmissionController {
 
     private final Clock clock;
     private final SchedulerOptions options;
-    private final ClusterState state;
+    private final SchedulerState state;
     private final QueueStatusReporter queueStatus;
     private final SwitchableAdmissionListener listener = new SwitchableAdmissionListener();
     private final QueueManager queues;
@@ -49,7 +49,7 @@ public final class AdmissionController {
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
         this.clock = clock;
         this.options = options;
-        this.state = new ClusterState(options.admissionFairSharing());
+        this.state = new SchedulerState(options.admissionFairSharing());
         this.queueStatus = new QueueStatusReporter(state, sink, options.fairSharing());
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);

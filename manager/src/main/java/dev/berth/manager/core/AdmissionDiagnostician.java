@@ -32,10 +32,10 @@ import java.util.Optional;
  * the planner leaves the quota tree as it found it.
  */
 final class AdmissionDiagnostician {
-    private final ClusterState state;
+    private final SchedulerState state;
     private final SchedulerOptions options;
 
-    AdmissionDiagnostician(ClusterState state, SchedulerOptions options) {
+    AdmissionDiagnostician(SchedulerState state, SchedulerOptions options) {
         this.state = state;
         this.options = options;
     }

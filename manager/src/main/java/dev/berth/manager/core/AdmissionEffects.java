@@ -19,14 +19,14 @@ import org.slf4j.LoggerFactory;
 final class AdmissionEffects implements SchedulingCycle.Effects {
     private static final Logger log = LoggerFactory.getLogger(AdmissionEffects.class);
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final QuotaRelease quotaRelease;
     private final WorkloadStatusWriter writer;
     private final QueueStatusReporter queueStatus;
     private final AdmissionListener listener;
     private final WaitForPodsReady podsReady;
 
-    AdmissionEffects(ClusterState state, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
+    AdmissionEffects(SchedulerState state, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
                      QueueStatusReporter queueStatus, AdmissionListener listener, WaitForPodsReady podsReady) {
         this.podsReady = podsReady;
         this.state = state;

@@ -22,12 +22,12 @@ import java.util.TreeMap;
  * changes the state it reads; it runs on the controller's thread like everything else.
  */
 final class AdmissionReadModel {
-    private final ClusterState state;
+    private final SchedulerState state;
     private final SchedulerOptions options;
     private final QueueStatusReporter queueStatus;
     private final Clock clock;
 
-    AdmissionReadModel(ClusterState state, SchedulerOptions options, QueueStatusReporter queueStatus, Clock clock) {
+    AdmissionReadModel(SchedulerState state, SchedulerOptions options, QueueStatusReporter queueStatus, Clock clock) {
         this.state = state;
         this.options = options;
         this.queueStatus = queueStatus;

@@ -13,7 +13,7 @@ import java.time.Instant;
 final class LocalQueueActivity {
     private LocalQueueActivity() {}
 
-    static Condition of(ClusterState state, LocalQueueSpec spec, Instant now) {
+    static Condition of(SchedulerState state, LocalQueueSpec spec, Instant now) {
         if (spec.stopPolicy().stopsAdmission()) {
             return new Condition(Conditions.ACTIVE, false, Reasons.STOPPED, "LocalQueue is stopped", now);
         }

@@ -22,7 +22,7 @@ import java.util.TreeMap;
  * ordered by it before the next sample. Pure bookkeeping: the caller passes the time.
  */
 final class LocalQueueUsage {
-    private final ClusterState state;
+    private final SchedulerState state;
     /** Null when admission fair sharing is off. */
     private final AdmissionFairSharing settings;
     private final Map<String, Ledger> ledgers = new HashMap<>();
@@ -37,7 +37,7 @@ final class LocalQueueUsage {
         }
     }
 
-    LocalQueueUsage(ClusterState state, AdmissionFairSharing settings) {
+    LocalQueueUsage(SchedulerState state, AdmissionFairSharing settings) {
         this.state = state;
         this.settings = settings;
     }

@@ -21,10 +21,10 @@ import java.util.Set;
  * the candidates in its cohort tree say why, in words.
  */
 final class PreemptionDiagnosis {
-    private final ClusterState state;
+    private final SchedulerState state;
     private final SchedulerOptions options;
 
-    PreemptionDiagnosis(ClusterState state, SchedulerOptions options) {
+    PreemptionDiagnosis(SchedulerState state, SchedulerOptions options) {
         this.state = state;
         this.options = options;
     }

@@ -16,14 +16,14 @@ import java.util.Set;
  * A change of queue objects marks the structure changed; the next pass rebuilds the queues.
  */
 final class QueueManager {
-    private final ClusterState state;
+    private final SchedulerState state;
     private final WorkloadStatusWriter writer;
     private final QueueStatusReporter queueStatus;
     /** Evicted workloads waiting out status.requeueState.requeueAt before they are queued again. */
     private final Set<WorkloadEntry> backingOff = new LinkedHashSet<>();
     private boolean structureChanged = true;
 
-    QueueManager(ClusterState state, WorkloadStatusWriter writer, QueueStatusReporter queueStatus) {
+    QueueManager(SchedulerState state, WorkloadStatusWriter writer, QueueStatusReporter queueStatus) {
         this.state = state;
         this.writer = writer;
         this.queueStatus = queueStatus;

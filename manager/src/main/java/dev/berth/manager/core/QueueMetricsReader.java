@@ -17,7 +17,7 @@ import java.util.TreeSet;
 final class QueueMetricsReader {
     private QueueMetricsReader() {}
 
-    static QueueMetrics read(ClusterState state) {
+    static QueueMetrics read(SchedulerState state) {
         Map<String, Integer> unplaced = new HashMap<>();
         for (WorkloadEntry entry : state.unplaced) {
             if (entry.clusterQueue != null) unplaced.merge(entry.clusterQueue, 1, Integer::sum);
@@ -43,7 +43,7 @@ final class QueueMetricsReader {
         return new QueueMetrics(queues, cohorts, localQueues(state));
     }
 
-    private static List<QueueMetrics.Resource> resources(ClusterState state, String queue) {
+    private static List<QueueMetrics.Resource> resources(SchedulerState state, String queue) {
         if (!state.quota.hasClusterQueue(queue)) return List.of();
         Map<FlavorResource, Long> reserved = new HashMap<>();
         Map<FlavorResource, Long> admitted = new HashMap<>();
@@ -62,7 +62,7 @@ final class QueueMetricsReader {
     }
 
     /** Kueue's per-LocalQueue view: pending split as the ClusterQueue's, holders and their usage per flavor of the ClusterQueue. */
-    private static List<QueueMetrics.LocalQueue> localQueues(ClusterState state) {
+    private static List<QueueMetrics.LocalQueue> localQueues(SchedulerState state) {
         Set<WorkloadEntry> parked = new HashSet<>();
         for (PendingQueue queue : state.pending.values()) parked.addAll(queue.parkedEntries());
         parked.addAll(state.unplaced);

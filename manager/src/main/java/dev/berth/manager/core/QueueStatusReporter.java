@@ -23,7 +23,7 @@ import java.util.Set;
  * share depends on its whole subtree, so every Cohort is looked at when any ClusterQueue changed.
  */
 final class QueueStatusReporter {
-    private final ClusterState state;
+    private final SchedulerState state;
     private final StatusSink sink;
     private final boolean fairSharing;
     private final Set<String> dirtyClusterQueues = new HashSet<>();
@@ -32,11 +32,11 @@ final class QueueStatusReporter {
     private final Map<String, QueueStatus> lastLocalQueue = new HashMap<>();
     private final Map<String, CohortStatus> lastCohort = new HashMap<>();
 
-    QueueStatusReporter(ClusterState state, StatusSink sink) {
+    QueueStatusReporter(SchedulerState state, StatusSink sink) {
         this(state, sink, false);
     }
 
-    QueueStatusReporter(ClusterState state, StatusSink sink, boolean fairSharing) {
+    QueueStatusReporter(SchedulerState state, StatusSink sink, boolean fairSharing) {
         this.state = state;
         this.sink = sink;
         this.fairSharing = fairSharing;

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 final class QuotaRelease {
     private static final Logger log = LoggerFactory.getLogger(QuotaRelease.class);
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final QueueManager queues;
     private final WorkloadStatusWriter writer;
     private final QueueStatusReporter queueStatus;
@@ -23,7 +23,7 @@ final class QuotaRelease {
     private long requeueSequence;
     private RunningCopies runningCopies = RunningCopies.NONE;
 
-    QuotaRelease(ClusterState state, QueueManager queues, WorkloadStatusWriter writer, QueueStatusReporter queueStatus,
+    QuotaRelease(SchedulerState state, QueueManager queues, WorkloadStatusWriter writer, QueueStatusReporter queueStatus,
                  AdmissionListener listener) {
         this.state = state;
         this.queues = queues;

@@ -26,7 +26,7 @@ final class QuotaReleaseEstimate {
 
     private QuotaReleaseEstimate() {}
 
-    static AdmissionAdvice.Release of(AdmissionAdvisor advisor, ClusterState state, WorkloadEntry entry, String queue) {
+    static AdmissionAdvice.Release of(AdmissionAdvisor advisor, SchedulerState state, WorkloadEntry entry, String queue) {
         Set<String> resources = RequestTotals.of(entry.request).keySet();
         List<String> tree = state.quota.hasCohort(queue) ? state.quota.clusterQueuesInTree(queue) : List.of(queue);
         List<Deadline> deadlines = new ArrayList<>();

@@ -47,11 +47,11 @@ final class SchedulingCycle {
         }
     }
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final SchedulerOptions options;
     private final Effects effects;
 
-    SchedulingCycle(ClusterState state, SchedulerOptions options, Effects effects) {
+    SchedulingCycle(SchedulerState state, SchedulerOptions options, Effects effects) {
         this.state = state;
         this.options = options;
         this.effects = effects;
@@ -81,7 +81,7 @@ final class SchedulingCycle {
         List<ClusterQueueSpec> headQueues = new ArrayList<>();
         List<Long> headGenerations = new ArrayList<>();
         Set<WorkloadEntry> heldFor = new HashSet<>();
-        for (ClusterState.PendingSlot slot : state.pendingSlots()) {
+        for (SchedulerState.PendingSlot slot : state.pendingSlots()) {
             if (slot.queue().isEmpty()) continue;
             ClusterQueueSpec spec = slot.spec();
             long generation = slot.generation().value;

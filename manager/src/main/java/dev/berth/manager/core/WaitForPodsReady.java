@@ -23,14 +23,14 @@ final class WaitForPodsReady {
     static final String BLOCKED_MESSAGE = "waiting for all admitted workloads to be in PodsReady condition";
 
     private final PodsReadyPolicy policy;
-    private final ClusterState state;
+    private final SchedulerState state;
     private final QueueManager queues;
     private final QuotaRelease quotaRelease;
     private final WorkloadStatusWriter writer;
     /** Set when blockAdmission parked a workload; the parked ones are looked at again once nothing blocks. */
     private boolean heldBack;
 
-    WaitForPodsReady(PodsReadyPolicy policy, ClusterState state, QueueManager queues, QuotaRelease quotaRelease,
+    WaitForPodsReady(PodsReadyPolicy policy, SchedulerState state, QueueManager queues, QuotaRelease quotaRelease,
                      WorkloadStatusWriter writer) {
         this.policy = policy;
         this.state = state;

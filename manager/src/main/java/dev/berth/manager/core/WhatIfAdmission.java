@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * The scheduler's admission decision for one request over a MODIFIED copy of the current state:
  * some ClusterQueue specs replaced (a raised limit or quota) and some holders gone (their quota
- * freed). A fresh quota tree is built from the specs, as {@link ClusterState#rebuildQuota} builds
+ * freed). A fresh quota tree is built from the specs, as {@link SchedulerState#rebuildQuota} builds
  * it, the holders' usage is added back, and the scheduler's own {@link FlavorAssigner} and
  * {@link PreemptionPlanner} decide. The live state is never changed: explain's suggestions are
  * checked by this re-run, never guessed.
@@ -58,10 +58,10 @@ final class WhatIfAdmission {
     /** At most this many workloads ahead are admitted first in a re-run, so a long queue keeps explain cheap. */
     static final int MAX_AHEAD = 100;
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final SchedulerOptions options;
 
-    WhatIfAdmission(ClusterState state, SchedulerOptions options) {
+    WhatIfAdmission(SchedulerState state, SchedulerOptions options) {
         this.state = state;
         this.options = options;
     }

@@ -34,7 +34,7 @@ final class WorkloadEntry {
     long reservedAtMillis;
     /** What a preemption plan sees of this workload while it holds quota (see {@link HolderIndex}); null otherwise. */
     dev.berth.manager.scheduling.AdmittedWorkload holderView;
-    /** The scheduling pass ({@link ClusterState#pass}) in which it last reserved quota. */
+    /** The scheduling pass ({@link SchedulerState#pass}) in which it last reserved quota. */
     long reservedInPass = -1;
     long queueOrderMillis;
     /** Orders workloads requeued in the same millisecond by when they were requeued (0 until the first eviction). */

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class WorkloadLifecycle {
     private static final Logger log = LoggerFactory.getLogger(WorkloadLifecycle.class);
 
-    private final ClusterState state;
+    private final SchedulerState state;
     private final QueueManager queues;
     private final QuotaRelease quotaRelease;
     private final WorkloadStatusWriter writer;
@@ -35,7 +35,7 @@ final class WorkloadLifecycle {
     private final DeactivatedRetention retainDeactivated;
     private final ArrayDeque<WorkloadEntry> finishedInOrder = new ArrayDeque<>();
 
-    WorkloadLifecycle(ClusterState state, QueueManager queues, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
+    WorkloadLifecycle(SchedulerState state, QueueManager queues, QuotaRelease quotaRelease, WorkloadStatusWriter writer,
                       QueueStatusReporter queueStatus, StatusSink sink, Duration retainFinishedFor,
                       DeactivatedRetention retainDeactivated) {
         this.state = state;

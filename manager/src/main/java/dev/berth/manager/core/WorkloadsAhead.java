@@ -10,7 +10,7 @@ import java.util.Set;
 final class WorkloadsAhead {
     private WorkloadsAhead() {}
 
-    static AdmissionAdvice.Ahead of(ClusterState state, WorkloadEntry entry) {
+    static AdmissionAdvice.Ahead of(SchedulerState state, WorkloadEntry entry) {
         PendingQueue queue = entry.clusterQueue == null ? null : state.pending.get(entry.clusterQueue);
         if (queue == null) return AdmissionAdvice.Ahead.NONE;
         Set<String> wanted = RequestTotals.of(entry.request).keySet();

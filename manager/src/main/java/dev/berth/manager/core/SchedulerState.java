@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * Everything the scheduler knows: the queue objects, the quota tree with the usage of every
  * workload holding quota, the pending queues, and the workloads. Confined to the controller's thread.
  */
-final class ClusterState {
+final class SchedulerState {
     final Map<String, ResourceFlavor> flavors = new HashMap<>();
     final Map<String, ClusterQueueSpec> clusterQueues = new TreeMap<>();
     final Map<String, CohortSpec> cohorts = new HashMap<>();
@@ -52,12 +52,12 @@ final class ClusterState {
     QuotaTree quota = QuotaTree.build(List.of(), List.of());
     private long generationCounter;
 
-    ClusterState() {
+    SchedulerState() {
         this(null);
     }
 
     /** admissionFairSharing null: off. */
-    ClusterState(AdmissionFairSharing admissionFairSharing) {
+    SchedulerState(AdmissionFairSharing admissionFairSharing) {
         this.localQueueUsage = new LocalQueueUsage(this, admissionFairSharing);
     }
 
