@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.MirroredReports;
 import dev.berth.manager.dispatch.SupersededCreate;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -42,6 +43,11 @@ final class AttemptListings {
     private final Map<String, Set<String>> finishedBeforeListing = new HashMap<>();
     /** Per cluster, the agent's epoch read in the poll whose listing comes next. */
     private final Map<String, AgentEpochReading> agentEpochs = new HashMap<>();
+
+    /** What the last mirror of each listed report saw: an unchanged report is not mirrored again. */
+    private final MirroredReports<WorkloadKey> reports = new MirroredReports<>(MirroredReports.FULL_MIRROR_INTERVAL);
+    /** Counts {@link #workloadChanged} calls: a mirror during which a workload's status was written is not remembered. */
+    private long workloadChanges;
 
     private record AgentEpochReading(long epoch, Instant readAt, Instant listingStartedAt) {}
 
@@ -94,6 +100,7 @@ final class AttemptListings {
 
     void listed(String cluster, List<RemoteWorkload> all) {
         // copies finished just before (finishedFirst) were mirrored and their deletion sent: not deleted again as stale
+        reports.listingBegins(cluster, clock.instant());
         Set<String> handled = finishedBeforeListing.remove(cluster);
         List<RemoteWorkload> listed = handled == null ? all
                 : all.stream().filter(remote -> !handled.contains(remote.getSpec().getAttemptId())).toList();
@@ -130,9 +137,36 @@ final class AttemptListings {
             if (remote.getSpec().getFencingEpoch() < epoch) dispatcher.renewals.stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
-                mirror.mirror(key, cluster, attempt, status);
+                mirrorIfChanged(key, cluster, attempt, remote);
             }
         }
+        reports.listingEnds(cluster, seen);
+    }
+
+    /** Mirrors the report unless it, the attempt and the workload's status are what the last mirror saw ({@link MirroredReports}). */
+    private void mirrorIfChanged(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkload remote) {
+        if (!reports.mustMirror(cluster, key, seen(remote, attempt))) return;
+        long changesBefore = workloadChanges;
+        mirror.mirror(key, cluster, attempt, remote.getStatus());
+        // a workload status written meanwhile (by this mirror or not) is looked at again by the next listing
+        if (changesBefore == workloadChanges && dispatcher.attempts().get(key) == attempt) reports.mirrored(cluster, key, seen(remote, attempt));
+    }
+
+    private static MirroredReports.Seen seen(RemoteWorkload remote, DispatchAttempt attempt) {
+        RemoteWorkloadStatus status = remote.getStatus();
+        return new MirroredReports.Seen(remote.getSpec().getAttemptId(), remote.getMetadata().getResourceVersion(), status.getPhase(),
+                status.getProvisioning() != null, attempt.winner, attempt.committedTo, attempt.draining);
+    }
+
+    /** The admission controller wrote the workload's status: its reports are mirrored again. */
+    void workloadChanged(WorkloadKey key) {
+        workloadChanges++;
+        reports.workloadChanged(key);
+    }
+
+    /** The cluster connected or disconnected: its next listing mirrors every report. */
+    void connectionChanged(String cluster) {
+        reports.forgetCluster(cluster);
     }
 
     /**

@@ -136,6 +136,7 @@ final class Dispatcher implements ClusterEvents {
     /** The controller wrote a workload's status. */
     void workloadChanged(WorkloadKey key) {
         queue.add(key);
+        listings.workloadChanged(key);
     }
 
     /**
@@ -364,6 +365,7 @@ final class Dispatcher implements ClusterEvents {
     @Override
     public void connectionChanged(String cluster, boolean connected, String message) {
         clusterStatus.clusterActive(cluster, connected, message);
+        listings.connectionChanged(cluster);
         if (connected) capacityChanged(cluster);
     }
 
