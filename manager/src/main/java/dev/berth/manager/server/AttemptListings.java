@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * A cluster's listing of the attempts it holds: an attempt recorded there but missing from its listings is
  * dispatched again; a listed attempt that is not current there is deleted; one a restarted manager has no
  * record of is adopted while its workload still holds quota; and what the cluster reports of a current
- * attempt is mirrored onto the workload ({@link RemoteStatusMirror}).
+ * attempt is mirrored onto the workload ({@link RemoteStatusMirror}), unless it is unchanged since its last
+ * mirror ({@link MirroredReports}): every listed attempt is still looked at for the rest.
  */
 final class AttemptListings {
     private static final Logger log = LoggerFactory.getLogger(AttemptListings.class);
@@ -99,8 +100,8 @@ final class AttemptListings {
     }
 
     void listed(String cluster, List<RemoteWorkload> all) {
-        // copies finished just before (finishedFirst) were mirrored and their deletion sent: not deleted again as stale
         reports.listingBegins(cluster, clock.instant());
+        // copies finished just before (finishedFirst) were mirrored and their deletion sent: not deleted again as stale
         Set<String> handled = finishedBeforeListing.remove(cluster);
         List<RemoteWorkload> listed = handled == null ? all
                 : all.stream().filter(remote -> !handled.contains(remote.getSpec().getAttemptId())).toList();
