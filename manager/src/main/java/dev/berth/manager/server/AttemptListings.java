@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.MirroredReports;
 import dev.berth.manager.dispatch.SupersededCreate;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * A cluster's listing of the attempts it holds: an attempt recorded there but missing from its listings is
  * dispatched again; a listed attempt that is not current there is deleted; one a restarted manager has no
  * record of is adopted while its workload still holds quota; and what the cluster reports of a current
- * attempt is mirrored onto the workload ({@link RemoteStatusMirror}).
+ * attempt is mirrored onto the workload ({@link RemoteStatusMirror}), unless it is unchanged since its last
+ * mirror ({@link MirroredReports}): every listed attempt is still looked at for the rest.
  */
 final class AttemptListings {
     private static final Logger log = LoggerFactory.getLogger(AttemptListings.class);
@@ -42,6 +44,11 @@ final class AttemptListings {
     private final Map<String, Set<String>> finishedBeforeListing = new HashMap<>();
     /** Per cluster, the agent's epoch read in the poll whose listing comes next. */
     private final Map<String, AgentEpochReading> agentEpochs = new HashMap<>();
+
+    /** What the last mirror of each listed report saw: an unchanged report is not mirrored again. */
+    private final MirroredReports<WorkloadKey> reports = new MirroredReports<>(MirroredReports.FULL_MIRROR_INTERVAL);
+    /** Counts {@link #workloadChanged} calls: a mirror during which a workload's status was written is not remembered. */
+    private long workloadChanges;
 
     private record AgentEpochReading(long epoch, Instant readAt, Instant listingStartedAt) {}
 
@@ -93,6 +100,7 @@ final class AttemptListings {
     }
 
     void listed(String cluster, List<RemoteWorkload> all) {
+        reports.listingBegins(cluster, clock.instant());
         // copies finished just before (finishedFirst) were mirrored and their deletion sent: not deleted again as stale
         Set<String> handled = finishedBeforeListing.remove(cluster);
         List<RemoteWorkload> listed = handled == null ? all
@@ -130,9 +138,36 @@ final class AttemptListings {
             if (remote.getSpec().getFencingEpoch() < epoch) dispatcher.renewals.stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
-                mirror.mirror(key, cluster, attempt, status);
+                mirrorIfChanged(key, cluster, attempt, remote);
             }
         }
+        reports.listingEnds(cluster, seen);
+    }
+
+    /** Mirrors the report unless it, the attempt and the workload's status are what the last mirror saw ({@link MirroredReports}). */
+    private void mirrorIfChanged(WorkloadKey key, String cluster, DispatchAttempt attempt, RemoteWorkload remote) {
+        if (!reports.mustMirror(cluster, key, seen(remote, attempt))) return;
+        long changesBefore = workloadChanges;
+        mirror.mirror(key, cluster, attempt, remote.getStatus());
+        // a workload status written meanwhile (by this mirror or not) is looked at again by the next listing
+        if (changesBefore == workloadChanges && dispatcher.attempts().get(key) == attempt) reports.mirrored(cluster, key, seen(remote, attempt));
+    }
+
+    private static MirroredReports.Seen seen(RemoteWorkload remote, DispatchAttempt attempt) {
+        RemoteWorkloadStatus status = remote.getStatus();
+        return new MirroredReports.Seen(remote.getSpec().getAttemptId(), remote.getMetadata().getResourceVersion(), status.getPhase(),
+                status.getProvisioning() != null, attempt.winner, attempt.committedTo, attempt.draining);
+    }
+
+    /** The admission controller wrote the workload's status: its reports are mirrored again. */
+    void workloadChanged(WorkloadKey key) {
+        workloadChanges++;
+        reports.workloadChanged(key);
+    }
+
+    /** The cluster connected or disconnected: its next listing mirrors every report. */
+    void connectionChanged(String cluster) {
+        reports.forgetCluster(cluster);
     }
 
     /**

@@ -16,7 +16,6 @@ import dev.berth.manager.dispatch.PlacementRequest;
 import dev.berth.manager.dispatch.WaitingReplacement;
 import dev.berth.manager.dispatch.WorkQueue;
 import dev.berth.manager.model.WorkloadKey;
-import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
@@ -75,6 +74,8 @@ final class Dispatcher implements ClusterEvents {
     private final RemoteCreates creates;
     /** Reads attempts, holds and quota holders back from the stored Workloads. */
     private final StoredAttempts stored;
+    /** AdmissionChecks and MultiKueueConfigs, decoded once per stored version. */
+    private final AdmissionCheckReads checks;
     /** Evicted workloads whose copy is being stopped keep their quota until it is (issue 20, rule 4). */
     private final EvictedCopyStops stops;
     /** Commits one reserved copy of a multi-cluster attempt and withdraws the others (two-phase dispatch). */
@@ -106,7 +107,8 @@ final class Dispatcher implements ClusterEvents {
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
         this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
-        this.provisioning = new ProvisioningChecks(state, clock);
+        this.checks = new AdmissionCheckReads(state.store);
+        this.provisioning = new ProvisioningChecks(state, clock, checks);
     }
 
     /** The current attempts, for failover; read on the state thread only. */
@@ -136,6 +138,7 @@ final class Dispatcher implements ClusterEvents {
     /** The controller wrote a workload's status. */
     void workloadChanged(WorkloadKey key) {
         queue.add(key);
+        listings.workloadChanged(key);
     }
 
     /**
@@ -202,10 +205,8 @@ final class Dispatcher implements ClusterEvents {
             return;
         }
         ObjectNode workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).orElse(null);
-        ObjectNode admissionCheck = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name()).orElseThrow();
-        String configName = MultiKueueDecoder.configOf(admissionCheck);
-        var config = configName == null ? null : state.find(Resources.MULTIKUEUE_CONFIGS.resource(), "", configName)
-                .map(MultiKueueDecoder::decodeConfig).orElse(null);
+        String configName = checks.check(check.name()).orElseThrow().multiKueueConfig();
+        var config = configName == null ? null : checks.config(configName).orElse(null);
         if (workload == null) return;
         if (!RemoteWorkloads.hasSomethingToRun(state, workload)) {
             pending(key, check, RemoteWorkloads.NOTHING_TO_RUN);
@@ -331,9 +332,7 @@ final class Dispatcher implements ClusterEvents {
 
     private AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
         for (AdmissionCheckState check : status.admissionChecks()) {
-            boolean multiKueue = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name())
-                    .map(ac -> KueueApi.MULTIKUEUE_CONTROLLER.equals(ac.path("spec").path("controllerName").asText())).orElse(false);
-            if (multiKueue) return check;
+            if (KueueApi.MULTIKUEUE_CONTROLLER.equals(checks.controllerOf(check.name()))) return check;
         }
         return null;
     }
@@ -364,6 +363,7 @@ final class Dispatcher implements ClusterEvents {
     @Override
     public void connectionChanged(String cluster, boolean connected, String message) {
         clusterStatus.clusterActive(cluster, connected, message);
+        listings.connectionChanged(cluster);
         if (connected) capacityChanged(cluster);
     }
 

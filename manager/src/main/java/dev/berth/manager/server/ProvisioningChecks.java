@@ -12,6 +12,7 @@ import dev.berth.manager.model.ProvisioningConfig;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
+import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.Provisioning;
 import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.protocol.crd.RemoteWorkloadPhase;
@@ -38,19 +39,27 @@ final class ProvisioningChecks {
 
     private final ManagerState state;
     private final Clock clock;
+    private final AdmissionCheckReads checks;
     private final Map<WorkloadKey, Waiting> waiting = new HashMap<>();
 
     private record Waiting(RequestReport report, ProvisioningConfig.RetryStrategy retry) {}
 
-    ProvisioningChecks(ManagerState state, Clock clock) {
+    ProvisioningChecks(ManagerState state, Clock clock, AdmissionCheckReads checks) {
         this.state = state;
         this.clock = clock;
+        this.checks = checks;
+    }
+
+    /** Only a provisioning check's object is read whole: the others' controller is known without parsing them. */
+    private ObjectNode provisioningCheck(String name) {
+        if (!KueueApi.PROVISIONING_REQUEST_CONTROLLER.equals(checks.controllerOf(name))) return null;
+        return state.find(Resources.ADMISSION_CHECKS.resource(), "", name).orElse(null);
     }
 
     /** The request the attempt may make, or null: no provisioning check, its config missing, or nothing it manages. */
     ProvisioningAsk askFor(WorkloadKey key, ObjectNode workload, WorkloadStatus status) {
         for (AdmissionCheckState check : status.admissionChecks()) {
-            ObjectNode object = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name()).orElse(null);
+            ObjectNode object = provisioningCheck(check.name());
             if (object == null || !ProvisioningHooks.isProvisioningCheck(object)) continue;
             ProvisioningConfig config = state.provisioning == null ? null : state.provisioning.configOf(object).orElse(null);
             if (config == null) {
@@ -86,7 +95,7 @@ final class ProvisioningChecks {
         WorkloadStatus status = state.controller.statusOf(key);
         if (status == null) return;
         for (AdmissionCheckState check : status.admissionChecks()) {
-            ObjectNode object = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.name()).orElse(null);
+            ObjectNode object = provisioningCheck(check.name());
             if (object == null || !ProvisioningHooks.isProvisioningCheck(object)) continue;
             ProvisioningConfig config = state.provisioning == null ? null : state.provisioning.configOf(object).orElse(null);
             if (config == null) continue;
