@@ -2,6 +2,7 @@ package dev.berth.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.system.BerthSystem;
@@ -79,6 +80,10 @@ public final class DispatchLatencyBenchmark {
         }
         System.out.printf(Locale.ROOT, "%d virtual clusters (profile %s), agents and manager started in %.1f s; load %s%n",
                 options.clusters, options.profile, seconds(System.nanoTime() - startingAt), CpuSampler.loadAverage());
+        // every job stays in the one namespace: the default per-namespace limit (1,000 Jobs) would refuse the rest
+        int total = options.warmup + options.latencyJobs + options.throughputJobs + 100;
+        system.manager().objectCountLimits(ObjectCountLimits.parse("jobs.batch=" + total + ",workloads.kueue.x-k8s.io=" + total
+                + ",pods=" + Math.max(5000, total)));
         int exit;
         try {
             DispatchLatencyBenchmark benchmark = new DispatchLatencyBenchmark(system);
