@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves {@link ObjectService} on the Kubernetes REST paths, with discovery, Table printing and
  * watches. Every service call, body parsing included, runs on the caller's single state thread;
- * the event loop only moves bytes.
+ * the event loop only moves bytes. With {@link #readingFromTheStore}, plain reads run on a read thread instead.
  */
 public final class ApiServer {
     public static final long DEFAULT_BODY_LIMIT_BYTES = 3L * 1024 * 1024;
@@ -48,6 +48,9 @@ public final class ApiServer {
     private final DiscoveryRoutes discovery;
     private final RequestGuard security;
     private volatile List<Route> routes = List.of();
+    /** Plain reads answered off the state thread ({@link #readingFromTheStore}); null: every request on the state thread. */
+    private RequestRouter storeReads;
+    private java.util.concurrent.Executor readThread;
 
     /**
      * watchesOrNull: without a hub, {@code ?watch=true} answers 405. security: who may do what, rate
@@ -74,6 +77,23 @@ public final class ApiServer {
 
     public ApiServer(ObjectService service, ExecutorService stateExecutor, RequestGuard security) {
         this(service, stateExecutor, DEFAULT_BODY_LIMIT_BYTES, security);
+    }
+
+    /**
+     * Before {@link #start}: answer plain reads (GET of an object, its status or scale, or of a list; never a watch) on
+     * readThread through {@code reads}, a service of their own over the same store, instead of on the state thread,
+     * as a follower replica reads. Only for a store whose reads show only durable writes
+     * ({@link dev.berth.manager.store.ObjectStore#readsShowOnlyDurableWrites}): a write answered on the state thread is
+     * then visible to such a read once it is durable and no sooner, and before its reply is sent (docs/failover.md,
+     * "Leader reads off the state thread").
+     */
+    public ApiServer readingFromTheStore(ObjectService reads, java.util.concurrent.Executor readThread) {
+        if (!reads.store().readsShowOnlyDurableWrites()) {
+            throw new IllegalArgumentException("this store may show a write before it is durable; its reads stay on the state thread");
+        }
+        this.storeReads = new RequestRouter(reads, clock);
+        this.readThread = readThread;
+        return this;
     }
 
     /** Adds routes served next to the Kubernetes paths (e.g. /metrics); call before {@link #start}. */
@@ -127,11 +147,21 @@ public final class ApiServer {
         }
         RequestGuard.WriteCheck writes = security.writeCheck(ctx);
         AtomicBoolean dryRunInBody = new AtomicBoolean();
-        // answered on the state thread in a group of requests; the reply waits until the group's writes are durable
-        CompletableFuture<ApiReply> work = grouped.submit(() -> {
-            dryRunInBody.set(DeleteOptions.dryRunInBody(request));
-            return answer(request, writes);
-        });
+        CompletableFuture<ApiReply> work;
+        if (storeReads != null && request.method().equals("GET")) {
+            // a plain read, from the store on the read thread: it shows only durable writes
+            try {
+                work = CompletableFuture.supplyAsync(() -> answer(request, storeReads, writes), readThread);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                work = CompletableFuture.failedFuture(closing);
+            }
+        } else {
+            // answered on the state thread in a group of requests; the reply waits until the group's writes are durable
+            work = grouped.submit(() -> {
+                dryRunInBody.set(DeleteOptions.dryRunInBody(request));
+                return answer(request, requests, writes);
+            });
+        }
         Future.fromCompletionStage(work, ctx.vertx().getOrCreateContext())
                 .onSuccess(reply -> {
                     if (dryRunInBody.get()) security.markDryRun(ctx);
@@ -148,8 +178,8 @@ public final class ApiServer {
                 ctx.request().getHeader("accept"), query, body);
     }
 
-    /** Runs on the state thread. */
-    private ApiReply answer(ApiRequest request, RequestGuard.WriteCheck writes) {
+    /** Runs on the state thread, or for a plain read with {@link #storeReads} on the read thread. */
+    private ApiReply answer(ApiRequest request, RequestRouter requests, RequestGuard.WriteCheck writes) {
         ResourcePath path = null;
         try {
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());

@@ -16,7 +16,10 @@ import java.util.function.Function;
  * revision; when more remain, the rest is kept in {@link ListSnapshots} and every later page is read
  * from there, so objects created, changed or deleted while a client pages neither appear nor vanish
  * mid-way. Also answers resourceVersion/resourceVersionMatch (see docs/semantics.md, "Lists and
- * watches"). Confined to the state thread, like the store writes it must not interleave with.
+ * watches"). Confined to one thread: the state thread, or the read thread of a store whose reads show only durable
+ * writes (ApiServer#readingFromTheStore). There writes run meanwhile on the state thread; the revision is read before
+ * the objects, so a list may hold an object newer than its resourceVersion, which a watch from that resourceVersion
+ * then replays once more: a change is repeated, never missed, as on a follower.
  */
 final class ListPager {
     /** One page: items rendered, the revision it was read at, and what the list metadata says. */

@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * Turns one resolved request into a service call: picks the verb, the patch type, the dry-run view
- * and the field manager, and renders lists and objects as Tables when asked. Runs on the state thread.
+ * and the field manager, and renders lists and objects as Tables when asked. Runs on the state thread (a plain
+ * read through a read-only service of its own may run on a read thread: ApiServer#readingFromTheStore).
  */
 final class RequestRouter {
     static final String MERGE_PATCH = "application/merge-patch+json";

@@ -80,6 +80,8 @@ public final class BerthManager implements AutoCloseable {
         return thread;
     });
     private final ObjectService service;
+    /** Plain API reads, when the store shows only durable writes (PostgreSQL); null otherwise. */
+    private ExecutorService readThread;
     private final NamespaceObjectCounts objectCounts;
     private final ManagerState state;
     private Vertx vertx;
@@ -216,6 +218,15 @@ public final class BerthManager implements AutoCloseable {
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
+        if (store.readsShowOnlyDurableWrites()) {
+            // GET and LIST from the store, as followers read, so a busy state thread (a takeover) delays no read
+            readThread = Executors.newSingleThreadExecutor(r -> {
+                Thread thread = new Thread(r, "berth-api-reads");
+                thread.setDaemon(true);
+                return thread;
+            });
+            api.readingFromTheStore(new ObjectService(store, service.registry()), readThread);
+        }
         return api.withRoutes(metricsEndpoint::register)
                 .withRoutes(visibility::mount)
                 .withRoutes(new DashboardSignInRoutes(apiSecurity)::mount)
@@ -356,6 +367,7 @@ public final class BerthManager implements AutoCloseable {
         });
         if (server != null) server.close().await();
         batchTimer.shutdownNow();
+        if (readThread != null) readThread.shutdown();
         stateThread.shutdown();
         try {
             stateThread.awaitTermination(10, TimeUnit.SECONDS);

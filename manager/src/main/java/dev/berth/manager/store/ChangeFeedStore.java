@@ -125,6 +125,11 @@ public final class ChangeFeedStore implements ObjectStore {
     }
 
     @Override
+    public boolean readsShowOnlyDurableWrites() {
+        return store.readsShowOnlyDurableWrites();
+    }
+
+    @Override
     public long revision() {
         return store.revision();
     }

@@ -67,6 +67,19 @@ public interface ObjectStore extends AutoCloseable {
         action.run();
     }
 
+    /**
+     * Whether a read made on any thread, while another thread writes, shows only durable writes: true only for a
+     * store that makes a write visible no sooner than it is durable. The manager then serves plain reads
+     * (GET and LIST) off its state thread ({@code api.ApiServer#readingFromTheStore}), as followers do. PostgreSQL:
+     * a row is visible to other connections only once its transaction committed, and every write commits before it
+     * returns (no group commit). False by default: the file store appends a group's writes to its table before the
+     * group's journal force (other readers wait on the table's lock, but Events are appended unforced and a failed
+     * force leaves writes in memory), and the state thread's grouped replies are what hold a read back there.
+     */
+    default boolean readsShowOnlyDurableWrites() {
+        return false;
+    }
+
     /** The resourceVersion of the latest write; monotonic. */
     long revision();
 

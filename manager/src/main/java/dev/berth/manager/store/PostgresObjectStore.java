@@ -166,6 +166,12 @@ public final class PostgresObjectStore implements ObjectStore {
         });
     }
 
+    /** A write is one transaction that returns after its COMMIT, and other connections see a row only once committed. */
+    @Override
+    public boolean readsShowOnlyDurableWrites() {
+        return true;
+    }
+
     @Override
     public long revision() {
         return query(connection -> {
