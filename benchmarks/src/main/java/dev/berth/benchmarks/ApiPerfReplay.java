@@ -281,6 +281,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         StringBuilder out = new StringBuilder(System.lineSeparator());
         out.append("Through the API (time to admission from the POST's start to the watch's Admitted=True):").append(System.lineSeparator());
         Map<String, List<Double>> perClass = new LinkedHashMap<>();
+        for (WorkloadClass workloadClass : scenario.classes()) perClass.put(workloadClass.name(), new ArrayList<>());
         List<Double> sendLag = new ArrayList<>();
         List<Double> createdLag = new ArrayList<>();
         List<Double> createLatency = new ArrayList<>();
