@@ -93,13 +93,15 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
     static int main(PerfScenario inProcess, String[] args) throws Exception {
         int clients = 16;
         long timeoutSeconds = -1;
+        int warmup = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--through-api" -> { }
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--timeout-seconds" -> timeoutSeconds = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; usage: KueuePerfReplay baseline|large --through-api [--clients 16] [--timeout-seconds N]");
+                        + "; usage: KueuePerfReplay baseline|large --through-api [--clients 16] [--warmup 0] [--timeout-seconds N]");
             }
         }
         // issue 16's targets through the API: baseline 1.3x (the in-process replay's is 1.25x), large 2x
@@ -112,11 +114,37 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         Path manifests = PerfQueueManifests.write(java.nio.file.Files.createTempDirectory("berth-perf-queues"), scenario.topology());
         int perNamespace = 0;
         for (WorkloadClass workloadClass : scenario.classes()) perNamespace += workloadClass.countPerQueue();
-        try (ApiBench api = ApiBench.start("api-replay", List.of(manifests), null, perNamespace + 100)) {
+        int queues = scenario.topology().queueCount();
+        try (ApiBench api = ApiBench.start("api-replay", List.of(manifests), null, perNamespace + warmup / queues + 100)) {
             System.out.printf("manager up at %s (store %s, audit log in %s); load %s%n", api.baseUrl, api.data,
                     api.home.resolve("security"), CpuSampler.loadAverage());
+            if (warmup > 0) warmUp(api, scenario.topology(), warmup, clients);
             return new ApiPerfReplay(scenario, api, clients).run(timeoutSeconds);
         }
+    }
+
+    /**
+     * Warms the create path (TLS, authentication, JSON, validation, store, audit) and the JIT before the
+     * scenario: {@code count} inactive Workloads ({@code spec.active: false}, never admitted, so they take no
+     * quota) spread over the scenario's namespaces. Not Kueue's method (its runner does no warm-up); say so.
+     */
+    private static void warmUp(ApiBench api, QueueTopology topology, int count, int clients) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients, daemon("warmup"));
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        long started = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            String namespace = topology.namespace(i % topology.queueCount());
+            String body = WorkloadJson.workload(namespace, "warmup-" + i, QueueTopology.LOCAL_QUEUE, 0, 1)
+                    .replaceFirst("\"spec\":\\{", "\"spec\":{\"active\":false,");
+            pool.execute(() -> {
+                if (api.post(WorkloadJson.collectionPath(namespace), body) != 201) refused.incrementAndGet();
+            });
+        }
+        pool.shutdown();
+        pool.awaitTermination(1, TimeUnit.HOURS);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf(Locale.ROOT, "warm-up: %d inactive Workloads created in %.1f s (%.0f/s), %d refused; load %s%n",
+                count, seconds, count / seconds, refused.get(), CpuSampler.loadAverage());
     }
 
     int run(long timeoutSeconds) throws Exception {
