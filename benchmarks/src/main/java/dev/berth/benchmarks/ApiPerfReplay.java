@@ -130,21 +130,22 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
      */
     private static void warmUp(ApiBench api, QueueTopology topology, int count, int clients) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(clients, daemon("warmup"));
-        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        Map<Integer, Integer> refused = new java.util.concurrent.ConcurrentHashMap<>();
         long started = System.nanoTime();
         for (int i = 0; i < count; i++) {
             String namespace = topology.namespace(i % topology.queueCount());
             String body = WorkloadJson.workload(namespace, "warmup-" + i, QueueTopology.LOCAL_QUEUE, 0, 1)
                     .replaceFirst("\"spec\":\\{", "\"spec\":{\"active\":false,");
             pool.execute(() -> {
-                if (api.post(WorkloadJson.collectionPath(namespace), body) != 201) refused.incrementAndGet();
+                int status = api.post(WorkloadJson.collectionPath(namespace), body);
+                if (status != 201) refused.merge(status, 1, Integer::sum);
             });
         }
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.HOURS);
         double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf(Locale.ROOT, "warm-up: %d inactive Workloads created in %.1f s (%.0f/s), %d refused; load %s%n",
-                count, seconds, count / seconds, refused.get(), CpuSampler.loadAverage());
+        System.out.printf(Locale.ROOT, "warm-up: %d inactive Workloads sent in %.1f s (%.0f/s), not 201 by status %s; load %s%n",
+                count, seconds, count / seconds, new TreeMap<>(refused), CpuSampler.loadAverage());
     }
 
     int run(long timeoutSeconds) throws Exception {
