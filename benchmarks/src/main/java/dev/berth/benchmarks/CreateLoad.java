@@ -38,6 +38,12 @@ final class CreateLoad {
 
     /** Over TLS, trusting only the given certificate (the quickstart's self-signed one). */
     static CreateLoad https(String baseUrl, Path certificate, String token, int clients) throws Exception {
+        return new CreateLoad(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(trusting(certificate))
+                .connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, token, clients);
+    }
+
+    /** TLS that trusts only the given certificate (the quickstart's self-signed one). */
+    static SSLContext trusting(Path certificate) throws Exception {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
         trust.load(null, null);
         try (InputStream in = Files.newInputStream(certificate)) {
@@ -47,8 +53,7 @@ final class CreateLoad {
         factory.init(trust);
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(null, factory.getTrustManagers(), null);
-        return new CreateLoad(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(tls)
-                .connectTimeout(Duration.ofSeconds(10)).build(), baseUrl, token, clients);
+        return tls;
     }
 
     static CreateLoad plain(String baseUrl, String tokenOrNull, int clients) {

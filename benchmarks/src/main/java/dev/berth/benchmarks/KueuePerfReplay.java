@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * event queued before it. A pass that stops at its slice's budget asks for its next slice at once,
  * which runs after the events that arrived meanwhile ({@link AdmissionController#scheduleSlice()}).
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfReplay baseline|large}
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfReplay baseline|large}; with
+ * {@code --through-api} the same scenario goes through the manager's HTTPS API instead ({@link ApiPerfReplay}).
  */
 public final class KueuePerfReplay implements WorkloadStatusSink {
     private static final long START_DELAY_MILLIS = 200;
@@ -65,6 +66,9 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
 
     public static void main(String[] args) throws Exception {
         PerfScenario scenario = PerfScenario.named(args.length > 0 ? args[0] : "baseline");
+        if (java.util.Arrays.asList(args).contains("--through-api")) {
+            System.exit(ApiPerfReplay.main(scenario, java.util.Arrays.copyOfRange(args, 1, args.length)));
+        }
         System.out.printf("Replaying %s: %d workloads, lower bound %.1f s ...%n",
                 scenario.name(), scenario.workloadCount(), scenario.lowerBoundMillis() / 1000.0);
         ReplayResult result = new KueuePerfReplay(scenario).run();

@@ -38,7 +38,7 @@ record ReplayResult(PerfScenario scenario,
                 ratio(), scenario.targetRatio(), meetsTarget() ? "met" : "MISSED"));
         out.append(String.format(Locale.ROOT, "mean usage     %.1f %% of total nominal quota%n", meanUsageFraction * 100));
         out.append(String.format(Locale.ROOT, "preemptions    %d%n", preemptions));
-        out.append(String.format(Locale.ROOT, "cycles         %d%n", cycles));
+        if (cycles >= 0) out.append(String.format(Locale.ROOT, "cycles         %d%n", cycles)); // -1: not known (through the API)
         for (Map.Entry<String, long[]> entry : timeToAdmissionMillisByClass.entrySet()) {
             long[] values = entry.getValue();
             out.append(String.format(Locale.ROOT, "time to admission %-6s avg %8.1f ms  p50 %6d ms  p90 %6d ms  (n=%d)%n",
