@@ -45,6 +45,7 @@ public final class EventRecorder {
     /** Per namespace, its events least recently seen first. */
     private final Map<String, LinkedHashSet<ObjectKey>> byNamespace = new HashMap<>();
     private long sequence;
+    private static final long EVENTS_PER_SECOND_NAMED = 1_000_000;
 
     public EventRecorder(ObjectStore store, Clock clock, EventOptions options) {
         this.store = store;
@@ -65,7 +66,9 @@ public final class EventRecorder {
         ObjectKey existing = byContent.get(content);
         if (existing != null && repeat(existing, now)) return;
         String namespace = involved.namespace() == null || involved.namespace().isEmpty() ? "default" : involved.namespace();
-        ObjectKey key = new ObjectKey(RESOURCE, namespace, involved.name() + "." + Long.toHexString(now.toEpochMilli() * 1000 + (sequence++ % 1000)));
+        // unique per second up to a million events (a wrap at a thousand gave a busy pass's second event for an object the name of its first)
+        ObjectKey key = new ObjectKey(RESOURCE, namespace, involved.name() + "." + Long.toHexString(now.toEpochMilli() * EVENTS_PER_SECOND_NAMED
+                + (sequence++ % EVENTS_PER_SECOND_NAMED)));
         ObjectNode object = event(involved, event, key, now);
         store.create(key, object);
         index(key, object);

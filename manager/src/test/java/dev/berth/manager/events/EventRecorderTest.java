@@ -45,6 +45,18 @@ class EventRecorderTest {
     }
 
     @Test
+    void twoEventsForAnObjectInABusySecondBothGetStored() {
+        EventRecorder recorder = new EventRecorder(store, clock, new EventOptions(10, Duration.ofMinutes(10)));
+        EventRecorder.InvolvedObject other = new EventRecorder.InvolvedObject("kueue.x-k8s.io/v1beta2", "Workload", "team-b", "other", "uid-2");
+        recorder.record(WL, new WorkloadEvent("Normal", "QuotaReserved", "first"));
+        for (int i = 0; i < 999; i++) recorder.record(other, new WorkloadEvent("Normal", "Pending", "event " + i));
+        recorder.record(WL, new WorkloadEvent("Normal", "Admitted", "second, a thousand events later in the same second"));
+
+        assertThat(events()).filteredOn(e -> e.at("/involvedObject/uid").asText().equals("uid-1"))
+                .extracting(e -> e.path("reason").asText()).containsExactlyInAnyOrder("QuotaReserved", "Admitted");
+    }
+
+    @Test
     void keepsTheNewestEventsPerObjectAndExpiresOldOnes() {
         EventRecorder recorder = new EventRecorder(store, clock, new EventOptions(3, Duration.ofMinutes(10)));
         for (int i = 0; i < 5; i++) {
