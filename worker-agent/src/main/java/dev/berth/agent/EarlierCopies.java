@@ -2,6 +2,7 @@ package dev.berth.agent;
 
 import dev.berth.protocol.Labels;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,35 +18,35 @@ final class EarlierCopies {
     private EarlierCopies() {
     }
 
+    /** The objects each attempt holds on the cluster, by "Kind namespace/name", read once per pass. */
+    static Map<String, String> holders(Map<String, List<Map<String, Object>>> ownersByAttempt, Map<String, List<Pod>> podsByAttempt) {
+        Map<String, String> holders = new HashMap<>();
+        ownersByAttempt.forEach((attempt, owners) -> owners.forEach(owner ->
+                holders.putIfAbsent(key(String.valueOf(owner.get("kind")), namespaceOf(owner), nameOf(owner)), attempt)));
+        podsByAttempt.forEach((attempt, pods) -> pods.forEach(pod ->
+                holders.putIfAbsent(key("Pod", pod.getMetadata().getNamespace(), pod.getMetadata().getName()), attempt)));
+        return holders;
+    }
+
     /** The first earlier object in the way, as "Kind namespace/name of attempt X", or empty when the names are free. */
-    static Optional<String> inTheWay(List<RenderedObject> rendered, String attemptId,
-                                     Map<String, List<Map<String, Object>>> ownersByAttempt, Map<String, List<Pod>> podsByAttempt) {
+    static Optional<String> inTheWay(List<RenderedObject> rendered, String attemptId, Map<String, String> holders) {
         for (RenderedObject object : rendered) {
             if (!attemptId.equals(attemptOf(object.body()))) continue;
-            String namespace = namespaceOf(object.body());
-            for (Map.Entry<String, List<Map<String, Object>>> entry : ownersByAttempt.entrySet()) {
-                if (entry.getKey().equals(attemptId)) continue;
-                for (Map<String, Object> owner : entry.getValue()) {
-                    if (object.kind().equals(owner.get("kind")) && object.name().equals(nameOf(owner)) && namespace.equals(namespaceOf(owner))) {
-                        return Optional.of(describe(object, namespace, entry.getKey()));
-                    }
-                }
-            }
-            if (!"Pod".equals(object.kind())) continue;
-            for (Map.Entry<String, List<Pod>> entry : podsByAttempt.entrySet()) {
-                if (entry.getKey().equals(attemptId)) continue;
-                for (Pod pod : entry.getValue()) {
-                    if (object.name().equals(pod.getMetadata().getName()) && namespace.equals(pod.getMetadata().getNamespace())) {
-                        return Optional.of(describe(object, namespace, entry.getKey()));
-                    }
-                }
-            }
+            String key = key(object.kind(), namespaceOf(object.body()), object.name());
+            String holder = holders.get(key);
+            if (holder != null && !holder.equals(attemptId)) return Optional.of(key + " of attempt " + holder);
         }
         return Optional.empty();
     }
 
-    private static String describe(RenderedObject object, String namespace, String otherAttempt) {
-        return object.kind() + " " + namespace + "/" + object.name() + " of attempt " + otherAttempt;
+    /** As above, reading the holders from the listings (tests; a pass indexes them once). */
+    static Optional<String> inTheWay(List<RenderedObject> rendered, String attemptId,
+                                     Map<String, List<Map<String, Object>>> ownersByAttempt, Map<String, List<Pod>> podsByAttempt) {
+        return inTheWay(rendered, attemptId, holders(ownersByAttempt, podsByAttempt));
+    }
+
+    private static String key(String kind, String namespace, String name) {
+        return kind + " " + namespace + "/" + name;
     }
 
     private static String attemptOf(Map<String, Object> object) {

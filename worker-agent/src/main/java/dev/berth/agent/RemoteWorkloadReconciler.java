@@ -63,7 +63,8 @@ public final class RemoteWorkloadReconciler {
 
     /** A snapshot of everything one pass needs, read once at its start. */
     private record PassInput(List<RemoteWorkload> remoteWorkloads, Map<String, List<Pod>> podsByAttempt,
-                             Map<String, List<Map<String, Object>>> ownersByAttempt, ClusterSnapshot cluster) {}
+                             Map<String, List<Map<String, Object>>> ownersByAttempt, ClusterSnapshot cluster,
+                             Map<String, String> nameHolders) {}
 
     /**
      * The cluster as the last complete pass left it: bound pods plus the capacity held for admitted
@@ -118,7 +119,8 @@ public final class RemoteWorkloadReconciler {
             String attempt = labelOf(owner, Labels.ATTEMPT_ID);
             if (attempt != null) ownersByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(owner);
         }
-        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(client.nodes().list().getItems(), pods));
+        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(client.nodes().list().getItems(), pods),
+                EarlierCopies.holders(ownersByAttempt, podsByAttempt));
     }
 
     /** Step: whatever the agent created for a RemoteWorkload that is gone, or for an attempt it no longer runs, is deleted. */
@@ -207,7 +209,7 @@ public final class RemoteWorkloadReconciler {
         if (spec.awaitsCommit()) return reserve(rw, fits);
         List<RenderedObject> rendered = TemplateRenderer.render(owner, spec, fits.topology(), requested == null ? Map.of()
                 : ProvisioningRequestRenderer.consumeAnnotations(spec.getProvisioning()));
-        Optional<String> earlier = EarlierCopies.inTheWay(rendered, spec.getAttemptId(), input.ownersByAttempt(), input.podsByAttempt());
+        Optional<String> earlier = EarlierCopies.inTheWay(rendered, spec.getAttemptId(), input.nameHolders());
         if (earlier.isPresent()) return waitForEarlierCopy(rw, earlier.get(), fits);
         objects.create(rendered);
         metrics.admitted();
