@@ -98,6 +98,33 @@ public final class AttemptObjects {
         deleteLabelled(namespace, Labels.ATTEMPT_ID, attemptId);
     }
 
+    /**
+     * Deletes objects of one attempt that a pass listed, each by name (no list per kind); pods explicitly, as no
+     * garbage collector may run. Pods its Job creates after the listing are found by the next pass.
+     */
+    public void deleteListed(List<Map<String, Object>> owners, List<Pod> pods) {
+        for (Map<String, Object> owner : owners) {
+            Map<String, Object> metadata = TemplatePods.map(owner, "metadata").orElse(Map.of());
+            ResourceDefinitionContext context = contextOf(String.valueOf(owner.get("apiVersion")), String.valueOf(owner.get("kind")));
+            if (context == null || metadata.get("deletionTimestamp") != null) continue;
+            client.genericKubernetesResources(context).inNamespace(String.valueOf(metadata.get("namespace")))
+                    .withName(String.valueOf(metadata.get("name"))).delete();
+        }
+        for (Pod pod : pods) {
+            if (pod.getMetadata().getDeletionTimestamp() == null) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+    }
+
+    private static ResourceDefinitionContext contextOf(String apiVersion, String kind) {
+        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+        for (ResourceDefinitionContext context : OWNERS) {
+            if (context.getKind().equals(kind) && context.getGroup().equals(group)) return context;
+        }
+        return null;
+    }
+
     /** Deletes everything created for a RemoteWorkload, whatever the attempt. */
     public void deleteRemoteWorkload(String namespace, String remoteWorkloadName) {
         deleteLabelled(namespace, Labels.REMOTE_WORKLOAD, remoteWorkloadName);

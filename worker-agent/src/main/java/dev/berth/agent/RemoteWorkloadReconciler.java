@@ -127,20 +127,24 @@ public final class RemoteWorkloadReconciler {
     private void removeOrphans(PassInput input) {
         Set<String> current = new HashSet<>();
         for (RemoteWorkload rw : input.remoteWorkloads()) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
-        Map<String, String> orphans = new TreeMap<>();
+        Map<String, List<Map<String, Object>>> orphanOwners = new TreeMap<>();
+        Map<String, List<Pod>> orphanPods = new TreeMap<>();
         input.ownersByAttempt().forEach((attempt, owners) -> owners.forEach(o -> {
-            String namespace = String.valueOf(TemplatePods.map(o, "metadata").orElse(Map.of()).get("namespace"));
-            if (!current.contains(namespace + "/" + attempt)) orphans.put(namespace + "/" + attempt, attempt);
+            String key = TemplatePods.map(o, "metadata").orElse(Map.of()).get("namespace") + "/" + attempt;
+            if (!current.contains(key)) orphanOwners.computeIfAbsent(key, k -> new ArrayList<>()).add(o);
         }));
         input.podsByAttempt().forEach((attempt, pods) -> pods.forEach(p -> {
-            if (!current.contains(p.getMetadata().getNamespace() + "/" + attempt)) orphans.put(p.getMetadata().getNamespace() + "/" + attempt, attempt);
+            String key = p.getMetadata().getNamespace() + "/" + attempt;
+            if (!current.contains(key)) orphanPods.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
         }));
-        orphans.forEach((key, attempt) -> {
-            String namespace = key.substring(0, key.indexOf('/'));
+        Set<String> orphans = new TreeSet<>(orphanOwners.keySet());
+        orphans.addAll(orphanPods.keySet());
+        for (String key : orphans) {
             LoggerFactory.getLogger(RemoteWorkloadReconciler.class).atInfo().addKeyValue("cluster", config.name())
-                    .addKeyValue("namespace", namespace).addKeyValue("attempt", attempt).log("deleting objects of a removed attempt");
-            objects.deleteAttempt(namespace, attempt);
-        });
+                    .addKeyValue("namespace", key.substring(0, key.indexOf('/'))).addKeyValue("attempt", key.substring(key.indexOf('/') + 1))
+                    .log("deleting objects of a removed attempt");
+            objects.deleteListed(orphanOwners.getOrDefault(key, List.of()), orphanPods.getOrDefault(key, List.of()));
+        }
     }
 
     /** Step for an attempt whose objects exist: stop it if its lease ran out, else hold its capacity and mirror its status. */
