@@ -68,6 +68,11 @@ class WorkerCapacityVanishesDrill {
             env.submit(JOB, 8, "PT20S");
             await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(100))
                     .until(() -> "worker-1".equals(dispatchedTo(drill.workloadOf(JOB))));
+            // the fillers must hold the nodes before the agent wakes: an unbound filler is no one's capacity yet, and the
+            // agent would admit the job into the room it is about to take (one CI run lost the race and the job just ran)
+            await().atMost(DrillEnvironment.PATIENCE).pollInterval(Duration.ofMillis(100)).until(() -> targetTenant.pods()
+                    .inNamespace(ChaosQueues.NAMESPACE).withLabel("drill", "other-tenant").list().getItems().stream()
+                    .filter(pod -> pod.getSpec().getNodeName() != null && !pod.getSpec().getNodeName().isEmpty()).count() == FILLERS);
             Faults.unpause(target.agent());
             timeline.note("placedOn", "worker-1");
             await().atMost(DrillEnvironment.PATIENCE).pollInterval(Duration.ofMillis(200)).until(() -> notStarted(drill.workloadOf(JOB)) != null);
