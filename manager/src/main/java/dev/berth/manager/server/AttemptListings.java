@@ -111,8 +111,9 @@ final class AttemptListings {
             seen.add(WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName()));
             attemptIds.add(remote.getSpec().getAttemptId());
         }
-        dispatchAgainWhereMissing(cluster, seen);
         AgentEpochReading reading = agentEpochs.remove(cluster);
+        // without the instant the listing was sent, take it as sent a report lag ago: a create answered since may be missing
+        dispatchAgainWhereMissing(cluster, seen, reading != null ? reading.listingStartedAt() : clock.instant().minus(Dispatcher.REPORT_LAG));
         if (reading != null) {
             dispatcher.failover.fences.supersede(cluster,
                     new SupersededCreate.Poll(reading.epoch(), reading.readAt(), reading.listingStartedAt(), attemptIds));
@@ -175,17 +176,18 @@ final class AttemptListings {
      * (a leader that died between recording a dispatch and creating it, or the object deleted in the worker
      * cluster before it ran), is not running there: nothing there can run it without its RemoteWorkload. After
      * {@link #MISSED_LISTINGS_TO_REDISPATCH} listings in a row, each made well after the manager knew the
-     * attempt, the cluster is dropped from the attempt, and a workload left with no copy is dispatched again
+     * attempt and, where this manager sent the create, started after the cluster answered it, the cluster is dropped from the attempt, and a workload left with no copy is dispatched again
      * under a new attempt id, once the dropped copy's lease has run out: a create still in flight (a slow
      * network, a dead leader's last request) may yet arrive.
      */
-    private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed) {
+    private void dispatchAgainWhereMissing(String cluster, Set<WorkloadKey> listed, Instant listingStartedAt) {
         Instant now = clock.instant();
         for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = current.getKey();
             DispatchAttempt attempt = current.getValue();
             if (!attempt.clusters.contains(cluster) || attempt.draining || attempt.withdrawing) continue;
-            if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(Dispatcher.REPORT_LAG))) {
+            if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(Dispatcher.REPORT_LAG))
+                    || !attempt.listingMustShow(cluster, listingStartedAt)) {
                 attempt.missedListings.remove(cluster);
                 continue;
             }

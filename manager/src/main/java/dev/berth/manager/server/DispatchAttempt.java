@@ -68,6 +68,20 @@ final class DispatchAttempt {
      * this manager's epoch refuses.
      */
     final Set<String> createsSent = new HashSet<>();
+    /** Per cluster, when this manager learned that the cluster answered its create (only listings started later must show it). */
+    final Map<String, Instant> createAnsweredAt = new HashMap<>();
+
+    /**
+     * Whether a listing of the cluster that started at {@code listingStartedAt} must show the attempt: yes unless this
+     * manager's create there is still in flight or was answered only after the listing started (a create queued behind a
+     * busy cluster's other calls can take longer than {@link Dispatcher#REPORT_LAG}). A copy this manager never sent (a
+     * recovered or adopted attempt) is held to every listing.
+     */
+    boolean listingMustShow(String cluster, Instant listingStartedAt) {
+        if (!createsSent.contains(cluster)) return true;
+        Instant answered = createAnsweredAt.get(cluster);
+        return answered != null && answered.isBefore(listingStartedAt);
+    }
 
     /** The latest lease stamp sent to the cluster: its last renewal, else the dispatch time, else now. */
     Instant lastStamp(String cluster, Instant now) {

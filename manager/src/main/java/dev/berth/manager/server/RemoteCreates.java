@@ -44,7 +44,10 @@ final class RemoteCreates {
             // only once the attempt's record is durable (the caller wrote it): a leader that dies before sends nothing
             store.whenDurable(() -> clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
                 boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
-                if (created.succeeded()) attempt.confirmed.add(cluster);
+                if (created.succeeded()) {
+                    attempt.confirmed.add(cluster);
+                    attempt.createAnsweredAt.put(cluster, clock.instant());
+                }
                 if (dispatcher.attempts().get(key) != attempt) {
                     abandonedMeanwhile(key, attempt, cluster, created.succeeded(), answered);
                 } else if (created.failed()) {
