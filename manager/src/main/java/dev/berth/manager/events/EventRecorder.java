@@ -53,7 +53,10 @@ public final class EventRecorder {
         this.options = options;
         store.list(RESOURCE, null).stream()
                 .sorted(java.util.Comparator.comparing((StoredObject e) -> e.object().path("lastTimestamp").asText()))
-                .forEach(stored -> index(stored.key(), stored.object()));
+                .forEach(stored -> {
+                    ObjectNode object = stored.object();
+                    index(stored.key(), object, lastTimestamp(object));
+                });
     }
 
     /** The object an event is about. */
@@ -71,7 +74,7 @@ public final class EventRecorder {
                 + (sequence++ % EVENTS_PER_SECOND_NAMED)));
         ObjectNode object = event(involved, event, key, now);
         store.create(key, object);
-        index(key, object);
+        index(key, object, now); // the instant its lastTimestamp was written from, not parsed back
         Deque<ObjectKey> events = byObject.get(involved.uid());
         while (events.size() > options.maxPerObject()) delete(events.peekFirst());
         LinkedHashSet<ObjectKey> inNamespace = byNamespace.get(namespace);
@@ -129,20 +132,22 @@ public final class EventRecorder {
         return object;
     }
 
-    private void index(ObjectKey key, JsonNode object) {
+    private void index(ObjectKey key, JsonNode object, Instant seen) {
         String uid = object.path("involvedObject").path("uid").asText();
         String content = uid + "\u0000" + object.path("reason").asText() + "\u0000" + object.path("message").asText();
         byContent.put(content, key);
         contentOf.put(key, content);
         byObject.computeIfAbsent(uid, u -> new ArrayDeque<>()).addLast(key);
         byNamespace.computeIfAbsent(key.namespace(), n -> new LinkedHashSet<>()).add(key);
-        Instant seen;
-        try {
-            seen = Instant.parse(object.path("lastTimestamp").asText());
-        } catch (RuntimeException e) {
-            seen = clock.instant();
-        }
         lastSeen.put(key, seen);
+    }
+
+    private Instant lastTimestamp(JsonNode object) {
+        try {
+            return Instant.parse(object.path("lastTimestamp").asText());
+        } catch (RuntimeException e) {
+            return clock.instant();
+        }
     }
 
     private void delete(ObjectKey key) {
