@@ -239,11 +239,20 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
 
     /** The bearer token of the quickstart's admin (group system:masters). */
     public String adminToken() {
+        return tokenOf(QuickstartCredentials.ADMIN_USER);
+    }
+
+    /** The bearer token of the quickstart's tenant (group team-a; examples/rbac binds it in namespace team-a only). */
+    public String tenantToken() {
+        return tokenOf(QuickstartCredentials.TENANT_USER);
+    }
+
+    private String tokenOf(String user) {
         Path tokens = dataDir().resolve("security").resolve("tokens.csv");
         try (Stream<String> lines = Files.lines(tokens)) {
-            return lines.filter(line -> line.contains("," + QuickstartCredentials.ADMIN_USER + ","))
+            return lines.filter(line -> line.contains("," + user + ","))
                     .map(line -> line.substring(0, line.indexOf(','))).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no admin token in " + tokens));
+                    .orElseThrow(() -> new IllegalStateException("no token of " + user + " in " + tokens));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
