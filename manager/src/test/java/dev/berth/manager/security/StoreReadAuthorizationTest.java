@@ -1,6 +1,7 @@
 package dev.berth.manager.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,9 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -191,31 +192,19 @@ class StoreReadAuthorizationTest {
         return JSON.readTree(response.body());
     }
 
-    /**
-     * Runs reads while the leader's state thread is held by a task of the test, and checks the hold was real: a write
-     * sent meanwhile stays unanswered until the hold ends.
-     */
-    private static <T> T whileTheStateThreadIsHeld(ManagerHarness leader, java.util.function.Supplier<T> reads) throws Exception {
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Boolean> hold = CompletableFuture.supplyAsync(() -> leader.manager().onStateThread(() -> {
-            held.countDown();
-            return release.await(60, TimeUnit.SECONDS);
-        }));
-        try {
-            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-            T answers = reads.get();
+    /** Runs reads while the leader's state thread is held, and checks the hold was real: a write sent meanwhile waits for it. */
+    private static <T> T whileTheStateThreadIsHeld(ManagerHarness leader, Supplier<T> reads) throws Exception {
+        CompletableFuture<HttpResponse<String>> write = new CompletableFuture<>();
+        T answers = leader.whileTheStateThreadIsHeld(() -> {
+            T read = reads.get();
             ManagerClient admin = leader.client();
-            CompletableFuture<HttpResponse<String>> write = CompletableFuture.supplyAsync(() -> admin.send("POST", TEAM_A, ManagerClient.JSON_TYPE,
+            write.completeAsync(() -> admin.send("POST", TEAM_A, ManagerClient.JSON_TYPE,
                     deployment("team-a", "written-while-held", "held", "held", "nginx:1.27")));
-            org.awaitility.Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> !write.isDone());
-            release.countDown();
-            assertThat(write.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
-            return answers;
-        } finally {
-            release.countDown();
-            hold.get(30, TimeUnit.SECONDS);
-        }
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> !write.isDone());
+            return read;
+        });
+        assertThat(write.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(201);
+        return answers;
     }
 
     private static List<String> auditLines(ManagerHarness leader) throws Exception {

@@ -17,6 +17,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -199,6 +203,27 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
 
     public BerthManager manager() {
         return running(manager);
+    }
+
+    /**
+     * Runs work while a task of the test holds the manager's state thread (bounded to 60 s), so that only what the
+     * manager answers off that thread (watch streams, the store-read branch of a PostgreSQL-backed leader) can answer.
+     */
+    public <T> T whileTheStateThreadIsHeld(Callable<T> work) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        BerthManager running = manager();
+        CompletableFuture<Boolean> hold = CompletableFuture.supplyAsync(() -> running.onStateThread(() -> {
+            held.countDown();
+            return release.await(60, TimeUnit.SECONDS);
+        }));
+        try {
+            if (!held.await(10, TimeUnit.SECONDS)) throw new IllegalStateException("the state thread was not free within 10 s");
+            return work.call();
+        } finally {
+            release.countDown();
+            hold.get(30, TimeUnit.SECONDS);
+        }
     }
 
     public Vertx vertx() {
