@@ -43,13 +43,15 @@ class StoreReadAuthorizationTest {
     private static final String APPS = "/apis/apps/v1";
     private static final String TEAM_A = APPS + "/namespaces/team-a/deployments";
     private static final String TEAM_B = APPS + "/namespaces/team-b/deployments";
+    private static final String SECRETS = "/api/v1/namespaces/team-a/secrets";
     /** What team-b's Deployment holds and no refusal may show: a label value, its image, a second name listed only. */
-    private static final List<String> TEAM_B_SECRETS = List.of("confidential-tier", "payroll-build-7731", "payroll-worker");
+    private static final String SECRET_DATA = "aHVudGVyMi1yZWdpc3RyeS1wYXNzd29yZA==";
+    private static final List<String> TEAM_B_SECRETS = List.of("confidential-tier", "payroll-build-7731", "payroll-worker", SECRET_DATA);
 
     private ManagerHarness storeReads;
     private ManagerHarness stateReads;
 
-    enum Caller { NONE, BAD_TOKEN, TENANT }
+    enum Caller { NONE, BAD_TOKEN, TENANT, ADMIN }
 
     /** One request, who sends it, the code both leaders must answer, and what the answer must (or, as a list, must not) say. */
     record Probe(String name, Caller caller, String path, int code, List<String> mentions) {
@@ -76,6 +78,11 @@ class StoreReadAuthorizationTest {
                 Probe.of("own namespace GET scale", Caller.TENANT, TEAM_A + "/web/scale", 200, "\"kind\":\"Scale\""),
                 Probe.of("own namespace LIST with a selector", Caller.TENANT, TEAM_A + "?labelSelector=app%3Dweb", 200, "\"name\":\"web\""),
                 Probe.of("missing object", Caller.TENANT, TEAM_A + "/no-such-thing", 404, "deployments.apps", "no-such-thing", "not found"),
+                Probe.of("missing object's scale", Caller.TENANT, TEAM_A + "/no-such-thing/scale", 404, "no-such-thing", "not found"),
+                Probe.of("missing object's status", Caller.ADMIN, TEAM_A + "/no-such-thing/status", 404, "no-such-thing", "not found"),
+                Probe.of("an object in a namespace that does not exist", Caller.ADMIN, APPS + "/namespaces/nowhere/deployments/web", 404, "deployments.apps", "not found"),
+                Probe.of("a write-only kind, even to the admin", Caller.ADMIN, SECRETS + "/registry-login", 403, "forbidden"),
+                Probe.of("a write-only kind's list, even to the admin", Caller.ADMIN, SECRETS, 403, "forbidden"),
                 Probe.of("bad labelSelector", Caller.TENANT, TEAM_A + "?labelSelector=app+in+%28web", 400, "labelSelector"),
                 Probe.of("bad fieldSelector", Caller.TENANT, TEAM_A + "?fieldSelector=spec.nothing%3D1", 400, "field label", "spec.nothing"),
                 Probe.of("forged continue token", Caller.TENANT, TEAM_A + "?limit=1&continue=Zm9yZ2Vk", 400, "continue"),
@@ -128,6 +135,25 @@ class StoreReadAuthorizationTest {
     }
 
     @Test
+    void aPagedListContinuesOnTheStoreReadBranch() throws Exception {
+        Probe first = Probe.of("first page", Caller.TENANT, TEAM_A + "?limit=1", 200);
+        List<String> names = storeReads.whileTheStateThreadIsHeld(() -> {
+            List<String> seen = new ArrayList<>();
+            JsonNode page = JSON.readTree(send(storeReads, first, Duration.ofSeconds(5)).orElseThrow().body());
+            seen.add(page.path("items").path(0).path("metadata").path("name").asText());
+            String token = page.path("metadata").path("continue").asText();
+            assertThat(token).as("a continue token after page one of several").isNotEmpty();
+            Probe next = Probe.of("next page", Caller.TENANT, TEAM_A + "?limit=1&continue=" + java.net.URLEncoder.encode(token,
+                    java.nio.charset.StandardCharsets.UTF_8), 200);
+            HttpResponse<String> second = send(storeReads, next, Duration.ofSeconds(5)).orElseThrow();
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(200);
+            seen.add(JSON.readTree(second.body()).path("items").path(0).path("metadata").path("name").asText());
+            return seen;
+        });
+        assertThat(names).doesNotHaveDuplicates().contains("web").doesNotContain("");
+    }
+
+    @Test
     void aRefusalShowsNothingOfTheObjectsItGuards() throws Exception {
         for (Probe probe : probes()) {
             if (probe.code() != 401 && probe.code() != 403) continue;
@@ -163,10 +189,13 @@ class StoreReadAuthorizationTest {
         return ManagerHarness.empty().secured().manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac"));
     }
 
-    /** team-a's Deployment the tenant may read, and team-b's two it may not. No queue label: nothing is scheduled. */
+    /** team-a's Deployments the tenant may read (and a Secret nobody may), and team-b's two it may not. No queue label: nothing is scheduled. */
     private static void seed(ManagerClient admin) {
         admin.create(TEAM_A, deployment("team-a", "web", "web", "web-tier", "nginx:1.27"));
+        admin.create(TEAM_A, deployment("team-a", "cache", "cache", "web-tier", "redis:7"));
         admin.create(TEAM_B, deployment("team-b", "payroll-api", "payroll", "confidential-tier", "registry.example/payroll:payroll-build-7731"));
+        admin.create(SECRETS, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"registry-login\",\"namespace\":\"team-a\"},"
+                + "\"data\":{\"password\":\"" + SECRET_DATA + "\"}}");
         admin.create(TEAM_B, deployment("team-b", "payroll-worker", "payroll", "confidential-tier", "registry.example/payroll:payroll-build-7731"));
     }
 
@@ -183,6 +212,7 @@ class StoreReadAuthorizationTest {
             case NONE -> anonymous;
             case BAD_TOKEN -> anonymous.withToken("not-a-token-of-this-manager-0123456789");
             case TENANT -> anonymous.withToken(leader.tenantToken());
+            case ADMIN -> anonymous.withToken(leader.adminToken());
         };
         return client.trySend("GET", probe.path(), null, null);
     }
