@@ -1,6 +1,7 @@
 package dev.berth.manager.kubectl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.store.PostgresObjectStore;
@@ -9,8 +10,11 @@ import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
 import dev.berth.manager.testing.NeedsPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +107,25 @@ class StoreReadKubectlTest {
             assertThat(all.strip()).isEqualTo("deployment.apps/payroll-api");
             return null;
         });
+    }
+
+    /**
+     * kubectl get -w lists first (from the store) and then watches from that list's resourceVersion (on the state
+     * thread's watch hub): the seam between the two must lose nothing written after the list.
+     */
+    @Test
+    void aWatchFromTheResourceVersionOfAStoreListMissesNothing() throws Exception {
+        Path output = home.resolve("watch.txt");
+        Process watch = kubectl.start(TENANT + "get deployments -n team-a -w -o name", output);
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> Files.readString(output).contains("deployment.apps/web"));
+            leader.client().create("/apis/apps/v1/namespaces/team-a/deployments", deployment("team-a", "late", "late", "nginx:1.27"));
+            await().atMost(Duration.ofSeconds(20)).until(() -> Files.readString(output).contains("deployment.apps/late"));
+            assertThat(watch.isAlive()).as(Files.readString(output)).isTrue();
+        } finally {
+            watch.destroy();
+            watch.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     private static String deployment(String namespace, String name, String app, String image) {
