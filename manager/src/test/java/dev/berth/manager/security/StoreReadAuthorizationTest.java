@@ -162,6 +162,10 @@ class StoreReadAuthorizationTest {
             for (String secret : TEAM_B_SECRETS) assertThat(body).as(probe.name()).doesNotContain(secret);
             if (!probe.path().contains("/payroll-api")) assertThat(body).as(probe.name()).doesNotContain("payroll-api");
         }
+        // no existence oracle: refusing an object that exists reads as refusing one that does not
+        String existing = send(storeReads, Probe.of("existing", Caller.TENANT, TEAM_B + "/payroll-api", 403), Duration.ofSeconds(30)).orElseThrow().body();
+        String missing = send(storeReads, Probe.of("missing", Caller.TENANT, TEAM_B + "/no-such-thing", 403), Duration.ofSeconds(30)).orElseThrow().body();
+        assertThat(existing.replace("payroll-api", "no-such-thing")).isEqualTo(missing);
     }
 
     @Test
