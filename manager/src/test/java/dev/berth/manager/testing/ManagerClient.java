@@ -59,9 +59,14 @@ public class ManagerClient {
 
     /** An HTTPS client (HTTP/1.1) trusting only the given PEM certificate. */
     public static ManagerClient trusting(String baseUrl, String certificatePem) {
+        return trusting(baseUrl, certificatePem, Duration.ofSeconds(30));
+    }
+
+    /** As {@link #trusting(String, String)}, waiting at most requestTimeout for an answer. */
+    public static ManagerClient trusting(String baseUrl, String certificatePem, Duration requestTimeout) {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).sslContext(sslContextTrusting(certificatePem)).build();
-        return new ManagerClient(http, baseUrl, Duration.ofSeconds(30), null);
+        return new ManagerClient(http, baseUrl, requestTimeout, null);
     }
 
     public String baseUrl() {

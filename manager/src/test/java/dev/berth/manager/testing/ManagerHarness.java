@@ -17,6 +17,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -201,6 +205,27 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
         return running(manager);
     }
 
+    /**
+     * Runs work while a task of the test holds the manager's state thread (bounded to 60 s), so that only what the
+     * manager answers off that thread (watch streams, the store-read branch of a PostgreSQL-backed leader) can answer.
+     */
+    public <T> T whileTheStateThreadIsHeld(Callable<T> work) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        BerthManager running = manager();
+        CompletableFuture<Boolean> hold = CompletableFuture.supplyAsync(() -> running.onStateThread(() -> {
+            held.countDown();
+            return release.await(60, TimeUnit.SECONDS);
+        }));
+        try {
+            if (!held.await(10, TimeUnit.SECONDS)) throw new IllegalStateException("the state thread was not free within 10 s");
+            return work.call();
+        } finally {
+            release.countDown();
+            hold.get(30, TimeUnit.SECONDS);
+        }
+    }
+
     public Vertx vertx() {
         return running(vertx);
     }
@@ -239,11 +264,20 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
 
     /** The bearer token of the quickstart's admin (group system:masters). */
     public String adminToken() {
+        return tokenOf(QuickstartCredentials.ADMIN_USER);
+    }
+
+    /** The bearer token of the quickstart's tenant (group team-a; examples/rbac binds it in namespace team-a only). */
+    public String tenantToken() {
+        return tokenOf(QuickstartCredentials.TENANT_USER);
+    }
+
+    private String tokenOf(String user) {
         Path tokens = dataDir().resolve("security").resolve("tokens.csv");
         try (Stream<String> lines = Files.lines(tokens)) {
-            return lines.filter(line -> line.contains("," + QuickstartCredentials.ADMIN_USER + ","))
+            return lines.filter(line -> line.contains("," + user + ","))
                     .map(line -> line.substring(0, line.indexOf(','))).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no admin token in " + tokens));
+                    .orElseThrow(() -> new IllegalStateException("no token of " + user + " in " + tokens));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
