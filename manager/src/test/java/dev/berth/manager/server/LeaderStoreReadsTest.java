@@ -29,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import dev.berth.manager.testing.NeedsPostgres;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * writes (PostgreSQL), and then a read never waits for the state thread, never shows what a crash could lose, and
  * shows an acknowledged write to the client that made it (docs/failover.md, "Leader reads off the state thread").
  */
+@NeedsPostgres
 class LeaderStoreReadsTest {
     private static final String FLAVORS = KUEUE + "/resourceflavors";
 
