@@ -162,8 +162,8 @@ public final class BerthManager implements AutoCloseable {
             long recovered = System.nanoTime();
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
-            Dispatcher dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch, metrics.dispatchListener());
-            dispatcher.failover.events = new StoredClusterActionEvents(state, events);
+            Dispatcher dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch, metrics.dispatchListener(),
+                    new StoredClusterActionEvents(state, events));
             dispatch.register(dispatcher);
             dispatcher.recover(storedWorkloads);
             NamespaceBootstrap.finishTerminations(feed, service);
@@ -303,14 +303,6 @@ public final class BerthManager implements AutoCloseable {
     public List<ClusterHealthSnapshot> clusterHealth() {
         WorkerClusters clusters = workerClusters;
         return clusters == null ? List.of() : clusters.snapshots();
-    }
-
-    /** Where cordon, drain and uncordon are recorded as Events (default: logged). */
-    public void setClusterActionEvents(ClusterActionEvents events) {
-        onStateThread(() -> {
-            dispatcher.failover.events = events;
-            return null;
-        });
     }
 
     /** Leaves the store open on {@link #close()}: a replica that outlives its leadership keeps using it. */

@@ -87,7 +87,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** Metrics. */
     final DispatchListener listener;
 
-    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch, DispatchListener listener) {
+    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch, DispatchListener listener, ClusterActionEvents actions) {
         this.state = state;
         this.listener = listener;
         this.clock = clock;
@@ -96,7 +96,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         this.replacement = new WaitingReplacement(options.placement().heartbeatStaleAfter(), WaitingReplacement.UNCHANGED_INTERVAL);
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
-        this.failover = new ClusterFailover(this, state, clock, options, clusterStatus);
+        this.failover = new ClusterFailover(this, state, clock, options, clusterStatus, actions);
         this.renewals = new LeaseRenewals(this, clock, epoch);
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
