@@ -6,6 +6,7 @@ import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.server.BerthManager;
 import dev.berth.manager.server.DispatchOptions;
+import dev.berth.manager.server.JobIntegrationSettings;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.virtualcluster.ClientIdentity;
 import dev.berth.virtualcluster.VirtualClusterProcess;
@@ -95,7 +96,7 @@ public final class BerthSystem implements AutoCloseable {
             log.atInfo().addKeyValue("cluster", clusters.get(i).name()).addKeyValue("port", process.port())
                     .addKeyValue("agentPort", workers.get(i).agentPort()).log("worker cluster started");
         }
-        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch).integrationFrameworks(frameworks);
+        BerthManager manager = new BerthManager(store, Clock.systemUTC(), options, dispatch, JobIntegrationSettings.DEFAULTS, frameworks);
         if (securityOrNull != null) manager.secure(securityOrNull);
         manager.start(vertx, host, port).await();
         boolean tls = securityOrNull != null && securityOrNull.tls().isPresent();

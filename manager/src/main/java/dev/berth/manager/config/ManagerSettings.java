@@ -48,7 +48,7 @@ public record ManagerSettings(SchedulerOptions scheduler, DispatchOptions dispat
 
     /** A manager with these settings over the store; the one way BerthMain and the tests build it. */
     public BerthManager newManager(ObjectStore store, Clock clock) {
-        return new BerthManager(store, clock, scheduler, dispatch, jobIntegration).integrationFrameworks(integrations);
+        return new BerthManager(store, clock, scheduler, dispatch, jobIntegration, integrations);
     }
 
     /** Settings from the flags alone (no --config): Berth's behaviour as before, every served kind managed. */

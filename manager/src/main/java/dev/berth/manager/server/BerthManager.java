@@ -32,6 +32,10 @@ import dev.berth.manager.security.edge.FrontProxyIdentity;
 import dev.berth.manager.security.edge.SecureServer;
 import io.vertx.core.http.HttpServerOptions;
 import dev.berth.manager.store.ObjectStore;
+import dev.berth.manager.model.WorkloadKey;
+import dev.berth.manager.objects.IntegrationFrameworks;
+import dev.berth.manager.security.RbacPolicySource;
+import java.util.Optional;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -84,6 +88,8 @@ public final class BerthManager implements AutoCloseable {
     private ExecutorService readThread;
     private final NamespaceObjectCounts objectCounts;
     private final ManagerState state;
+    private final ManagerResources.Hooks hooks;
+    private final Dispatcher dispatcher;
     private Vertx vertx;
     private HttpServer server;
     private ApiServer api;
@@ -110,6 +116,16 @@ public final class BerthManager implements AutoCloseable {
     /** With Kueue's resources and manageJobsWithoutQueueName settings ({@link JobIntegrationSettings}). */
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions,
                         JobIntegrationSettings jobIntegration) {
+        this(store, clock, options, dispatchOptions, jobIntegration, IntegrationFrameworks.ALL_SERVED);
+    }
+
+    /**
+     * The composition root, {@code frameworks} being Kueue's integrations.frameworks. Every collaborator is built once, final,
+     * in the order the data flows: store, RBAC and settings, the job follower under the admission controller's status writer,
+     * the controller, the pass runner, hooks and registry, then the dispatcher, registered as the admission side's {@link DispatchPort}.
+     */
+    public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options, DispatchOptions dispatchOptions,
+                        JobIntegrationSettings jobIntegration, IntegrationFrameworks frameworks) {
         long began = System.nanoTime();
         long epoch = ManagerEpoch.next(store);
         long epochRaised = System.nanoTime();
@@ -121,26 +137,24 @@ public final class BerthManager implements AutoCloseable {
         this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
         feed.listenOnceDurable(watches); // watchers hear of a grouped write once it is durable
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);
-        this.state = new ManagerState(feed, jobIntegration);
-        this.state.stateThread = (task, delayMillis) -> {
-            if (delayMillis <= 0) {
-                stateThread.execute(task);
-            } else {
-                batchTimer.schedule(() -> stateThread.execute(task), delayMillis, TimeUnit.MILLISECONDS);
-            }
-        };
-        this.state.batchWindowMillis = options.schedulingBatchWindow().toMillis();
-        this.state.jobs = new JobFollower(new StoreStatusSink(state), state, events, clock);
-        this.state.controller = new AdmissionController(clock, options, new EventingStatusSink(
-                state.jobs, feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
+        RbacPolicySource rbac = new RbacPolicySource(feed);
+        // admission tells dispatch through this link; the dispatcher is registered on it once recovered (below)
+        DispatchLink dispatch = new DispatchLink();
+        JobFollower jobs = new JobFollower(new StoreStatusSink(feed, dispatch, this::forgetExpired), feed, events, clock);
+        AdmissionController controller = new AdmissionController(clock, options, new EventingStatusSink(
+                jobs, feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
                 Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
-        this.state.controller.setListener(metrics.admissionListener());
+        controller.setListener(metrics.admissionListener());
+        SchedulingPasses passes = new SchedulingPasses(feed, controller, Optional.of(this::runOnStateThread),
+                options.schedulingBatchWindow().toMillis(), dispatch);
+        this.state = new ManagerState(feed, rbac, jobIntegration, frameworks, controller, jobs, passes);
+        this.hooks = ManagerResources.hooks(state);
         this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);
         feed.listen(objectCounts);
-        this.service = new ObjectService(feed, ManagerResources.registry(state), new NamespaceLifecycle(feed).then(objectCounts), clock);
+        this.service = new ObjectService(feed, hooks.registry(), new NamespaceLifecycle(feed).then(objectCounts), clock);
         this.dashboardEvents = new StoredEvents(feed, service.registry());
         long constructed = System.nanoTime();
-        onStateThread(() -> {
+        this.dispatcher = onStateThread(() -> {
             long namespacing = System.nanoTime();
             NamespaceBootstrap.ensureNamespaces(feed, service.registry().types());
             long recovering = System.nanoTime();
@@ -148,10 +162,10 @@ public final class BerthManager implements AutoCloseable {
             long recovered = System.nanoTime();
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
-            state.dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch);
-            state.dispatcher.listener = metrics.dispatchListener();
-            state.dispatcher.failover.events = new StoredClusterActionEvents(state, events);
-            state.dispatcher.recover(storedWorkloads);
+            Dispatcher dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch, metrics.dispatchListener(),
+                    new StoredClusterActionEvents(state, events));
+            dispatch.register(dispatcher);
+            dispatcher.recover(storedWorkloads);
             NamespaceBootstrap.finishTerminations(feed, service);
             long dispatcherRecovered = System.nanoTime();
             state.controller.schedule();
@@ -163,8 +177,19 @@ public final class BerthManager implements AutoCloseable {
                     .addKeyValue("dispatcherRecoveryMillis", (dispatcherRecovered - recovered) / 1_000_000)
                     .addKeyValue("firstPassMillis", (System.nanoTime() - dispatcherRecovered) / 1_000_000)
                     .log("manager state rebuilt from the store");
-            return null;
+            return dispatcher;
         });
+    }
+
+    /** The controller's status writer deleted an expired workload: the controller forgets it (the one edge back into it). */
+    private void forgetExpired(WorkloadKey key) {
+        state.controller.delete(key);
+    }
+
+    /** Where batched passes and the rest of a long pass run: the state thread, after the delay. */
+    private void runOnStateThread(Runnable task, long delayMillis) {
+        if (delayMillis <= 0) stateThread.execute(task);
+        else batchTimer.schedule(() -> stateThread.execute(task), delayMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
@@ -185,35 +210,35 @@ public final class BerthManager implements AutoCloseable {
         };
         housekeepingTimer = vertx.setPeriodic(1000, id -> grouped.execute(() -> {
             state.reschedule();
-            state.resourceInUse.releaseFreed(service);
+            hooks.inUse().releaseFreed(service);
             events.expire(clock.instant());
         }));
         onStateThread(() -> {
-            workerClusters = new WorkerClusters(vertx, grouped, state.dispatcher, dispatchOptions.managerId(), clock,
+            workerClusters = new WorkerClusters(vertx, grouped, dispatcher, dispatchOptions.managerId(), clock,
                     dispatchOptions.resilience(), dispatchOptions.failover().health(), warmClients);
-            state.dispatcher.clusters = workerClusters;
-            state.multiKueue.attach(workerClusters);
+            dispatcher.clusters = workerClusters;
+            hooks.multiKueue().attach(workerClusters, dispatcher.failover);
             return null;
         });
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
                 id -> grouped.execute(() -> {
                     workerClusters.pollAll();
-                    state.dispatcher.failover.evictFromLostClusters();
-                    state.dispatcher.withdrawals.poll();
-                    state.dispatcher.renewals.retryFailed();
+                    dispatcher.failover.evictFromLostClusters();
+                    dispatcher.withdrawals.poll();
+                    dispatcher.renewals.retryFailed();
                 }));
         leaseTimer = vertx.setPeriodic(dispatchOptions.renewEvery().toMillis(),
                 id -> grouped.execute(() -> {
-                    state.dispatcher.renewals.renewAll();
-                    state.dispatcher.widenIncrementalAttempts();
+                    dispatcher.renewals.renewAll();
+                    dispatcher.widenIncrementalAttempts();
                 }));
-        WorkerClustersView clusterRows = new WorkerClustersView(state, () -> workerClusters, clock, dispatchOptions);
-        VisibilityEndpoints visibility = new VisibilityEndpoints(state, stateThread, clusterRows);
+        WorkerClustersView clusterRows = new WorkerClustersView(state, dispatcher, () -> workerClusters, clock, dispatchOptions);
+        VisibilityEndpoints visibility = new VisibilityEndpoints(state, dispatcher, stateThread, clusterRows);
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
         ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly()
                 : SecureServer.security(security, state.rbac, clock).withFrontProxy(frontProxy);
         HttpServerOptions serverOptions = security == null ? new HttpServerOptions() : SecureServer.serverOptions(security);
-        DashboardFeed dashboardFeed = new DashboardFeed(state, clusterRows, () -> dashboardEvents, stateThread);
+        DashboardFeed dashboardFeed = new DashboardFeed(state, dispatcher, clusterRows, () -> dashboardEvents, stateThread);
         DashboardRoutes dashboard = new DashboardRoutes(new DashboardStream(dashboardFeed::snapshot, DASHBOARD_INTERVAL,
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
@@ -259,12 +284,6 @@ public final class BerthManager implements AutoCloseable {
         return this;
     }
 
-    /** Which job kinds get Workloads (Kueue's integrations.frameworks; default: every kind Berth serves). */
-    public BerthManager integrationFrameworks(dev.berth.manager.objects.IntegrationFrameworks frameworks) {
-        state.frameworks = frameworks;
-        return this;
-    }
-
     /** Where the dashboard reads its event stream (default: the core/v1 Events in the store, if served). */
     public void dashboardEvents(DashboardEventSource source) {
         this.dashboardEvents = source;
@@ -286,14 +305,6 @@ public final class BerthManager implements AutoCloseable {
         return clusters == null ? List.of() : clusters.snapshots();
     }
 
-    /** Where cordon, drain and uncordon are recorded as Events (default: logged). */
-    public void setClusterActionEvents(ClusterActionEvents events) {
-        onStateThread(() -> {
-            state.dispatcher.failover.events = events;
-            return null;
-        });
-    }
-
     /** Leaves the store open on {@link #close()}: a replica that outlives its leadership keeps using it. */
     public BerthManager leavingStoreOpen() {
         closesStore = false;
@@ -302,7 +313,7 @@ public final class BerthManager implements AutoCloseable {
 
     /** The fencing epoch of this manager run. */
     public long fencingEpoch() {
-        return onStateThread(() -> state.dispatcher.epoch());
+        return onStateThread(dispatcher::epoch);
     }
 
     public int port() {

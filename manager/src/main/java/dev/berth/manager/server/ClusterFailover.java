@@ -33,14 +33,17 @@ final class ClusterFailover {
     private final DispatchOptions options;
     private final MultiKueueStatus status;
     private final LostClusterPolicy lostPolicy;
-    ClusterActionEvents events = ClusterActionEvents.LOGGING;
+    /** Where cordon, drain, uncordon and lost clusters are recorded (Events in the store, in a running manager). */
+    final ClusterActionEvents events;
     /** Workloads evicted from a cluster whose agent is lost but whose API answers, held until their old pods stop. */
     final OldAttemptFences fences;
     /** Clusters currently lost, so that ClusterLost is recorded once per loss. */
     private final Set<String> lostClusters = new HashSet<>();
 
-    ClusterFailover(Dispatcher dispatcher, ManagerState state, Clock clock, DispatchOptions options, MultiKueueStatus status) {
+    ClusterFailover(Dispatcher dispatcher, ManagerState state, Clock clock, DispatchOptions options, MultiKueueStatus status,
+                    ClusterActionEvents events) {
         this.dispatcher = dispatcher;
+        this.events = events;
         this.state = state;
         this.clock = clock;
         this.options = options;

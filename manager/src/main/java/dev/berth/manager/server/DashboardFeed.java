@@ -25,12 +25,15 @@ final class DashboardFeed {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ManagerState state;
+    private final Dispatcher dispatcher;
     private final WorkerClustersView clusters;
     private final Supplier<DashboardEventSource> events;
     private final ExecutorService stateThread;
 
-    DashboardFeed(ManagerState state, WorkerClustersView clusters, Supplier<DashboardEventSource> events, ExecutorService stateThread) {
+    DashboardFeed(ManagerState state, Dispatcher dispatcher, WorkerClustersView clusters, Supplier<DashboardEventSource> events,
+                  ExecutorService stateThread) {
         this.state = state;
+        this.dispatcher = dispatcher;
         this.clusters = clusters;
         this.events = events;
         this.stateThread = stateThread;
@@ -55,9 +58,8 @@ final class DashboardFeed {
 
     /** The explain subresource's answer for a pending workload; it holds no quota, so there is no remote attempt to read. */
     private String answer(WorkloadKey key, List<QuotaAgainstCapacity.Row> capacity) {
-        Dispatcher dispatcher = state.dispatcher;
-        var check = dispatcher == null ? null : dispatcher.dispatchCheck(state.controller.statusOf(key));
-        var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
+        var check = dispatcher.dispatchCheck(state.controller.statusOf(key));
+        var placement = dispatcher.lastPlacement(key);
         return state.controller.diagnose(key)
                 .map(d -> Explainer.explain(d, new DispatchFacts(check, placement, null), capacity,
                         state.controller.aheadOnly(key), ExplainScope.FLEET).answer()).orElse(null);

@@ -31,7 +31,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * mirrors the remote attempt's status back, and deletes attempts that are no longer current. Lives
  * on the state thread; remote calls go through {@link WorkerClusters} and answer back on it.
  */
-final class Dispatcher implements ClusterEvents {
+final class Dispatcher implements ClusterEvents, DispatchPort {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
     /** A report made less than this long after a dispatch may not include it yet. */
@@ -85,18 +84,19 @@ final class Dispatcher implements ClusterEvents {
     /** Provisioning admission checks followed through the agents' ProvisioningRequests (issue 18). */
     final ProvisioningChecks provisioning;
     WorkerClusters clusters;
-    /** Metrics; set by the manager. */
-    DispatchListener listener = DispatchListener.NONE;
+    /** Metrics. */
+    final DispatchListener listener;
 
-    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch) {
+    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch, DispatchListener listener, ClusterActionEvents actions) {
         this.state = state;
+        this.listener = listener;
         this.clock = clock;
         this.options = options;
         this.policy = new PlacementPolicy(clock, options.placement());
         this.replacement = new WaitingReplacement(options.placement().heartbeatStaleAfter(), WaitingReplacement.UNCHANGED_INTERVAL);
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
-        this.failover = new ClusterFailover(this, state, clock, options, clusterStatus);
+        this.failover = new ClusterFailover(this, state, clock, options, clusterStatus, actions);
         this.renewals = new LeaseRenewals(this, clock, epoch);
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
@@ -136,28 +136,36 @@ final class Dispatcher implements ClusterEvents {
     }
 
     /** The controller wrote a workload's status. */
-    void workloadChanged(WorkloadKey key) {
+    @Override
+    public void workloadChanged(WorkloadKey key) {
         queue.add(key);
         listings.workloadChanged(key);
     }
 
-    /**
-     * Acts on every workload whose status changed since the last call, whose retry is due, or, once per
-     * resync interval, that holds quota; runs the scheduler again if quota was freed.
-     */
+    /** Reconciles what changed, in rounds with a scheduling slice after each, as the pass runner sequences them. */
     void reconcile() {
-        if (clusters == null) return;
+        state.passes.dispatch(this);
+    }
+
+    /** Queues the workloads named by an event, due for a retry, or (each resync) holding quota; false without worker clusters. */
+    @Override
+    public boolean roundsStart() {
+        if (clusters == null) return false;
         for (WorkloadKey key : new ArrayList<>(attempts.keySet())) {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
         if (queue.resyncDue()) queue.addAll(stored.holdingQuota(attempts.keySet()));
         queue.addAll(unserved.due());
         unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
-        for (int round = 0; round < 10 && queue.hasReady(); round++) {
-            roundViews.reset();
-            queue.takeReady().forEach(this::reconcileOrRetry);
-            state.scheduleSlice();
-        }
+        return true;
+    }
+
+    @Override
+    public boolean round() {
+        if (!queue.hasReady()) return false;
+        roundViews.reset();
+        queue.takeReady().forEach(this::reconcileOrRetry);
+        return true;
     }
 
     /** One workload; should it fail (the store unavailable, say), it is tried again after a backoff, and the others go on. */
@@ -349,15 +357,6 @@ final class Dispatcher implements ClusterEvents {
         return status == null ? null : multiKueueCheck(status);
     }
 
-    /** The current attempts that have a copy on a cluster: workload and attempt id. */
-    Map<WorkloadKey, String> attemptsOn(String cluster) {
-        Map<WorkloadKey, String> on = new TreeMap<>();
-        attempts.forEach((key, attempt) -> {
-            if (attempt.clusters.contains(cluster)) on.put(key, attempt.id);
-        });
-        return on;
-    }
-
     // ---- cluster events ------------------------------------------------------------------
 
     @Override
@@ -375,7 +374,7 @@ final class Dispatcher implements ClusterEvents {
 
     @Override
     public void capacityChanged(String cluster) {
-        if (unserved.clustersChanged(clusters::view)) state.scheduleSlice();
+        if (unserved.clustersChanged(clusters::view)) state.passes.scheduleSlice();
         if (replacement.due(inFlightView(cluster), clock.instant())) queue.addAll(waiting);
         reconcile();
     }
@@ -388,7 +387,7 @@ final class Dispatcher implements ClusterEvents {
     /** Finished copies first: each one's quota is handed out in a slice at once, before the listing's other events and reports. */
     @Override
     public void finishedCopiesSeen(String cluster, List<RemoteWorkload> finished) {
-        listings.finishedFirst(cluster, finished, state::scheduleSlice);
+        listings.finishedFirst(cluster, finished, state.passes::scheduleSlice);
     }
 
     @Override

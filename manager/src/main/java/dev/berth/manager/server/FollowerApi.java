@@ -16,7 +16,7 @@ public final class FollowerApi {
     private FollowerApi() {}
 
     public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor) {
-        ObjectService service = new ObjectService(store, ManagerResources.registry(new ManagerState(store)));
+        ObjectService service = new ObjectService(store, ManagerResources.registry(ManagerState.readOnly(store)));
         return new ApiServer(service, readExecutor, ApiSecurity.limitsOnly()).router(vertx);
     }
 }

@@ -13,6 +13,7 @@ import dev.berth.manager.objects.JobSuspension;
 import dev.berth.manager.objects.SuspendedJobStatus;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
+import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Events;
 import java.time.Clock;
@@ -29,23 +30,24 @@ import org.slf4j.LoggerFactory;
  * where {@code kubectl describe job} finds them. The remote Job's status replaces the rest as the
  * dispatcher mirrors it.
  */
-final class JobFollower implements StatusSink {
+final class JobFollower implements StatusSink, OwnedJobs {
     private static final Logger log = LoggerFactory.getLogger(JobFollower.class);
 
     private final StatusSink delegate;
-    private final ManagerState state;
+    private final ObjectStore store;
     private final EventRecorder events;
     private final Clock clock;
 
-    JobFollower(StatusSink delegate, ManagerState state, EventRecorder events, Clock clock) {
+    JobFollower(StatusSink delegate, ObjectStore store, EventRecorder events, Clock clock) {
         this.delegate = delegate;
-        this.state = state;
+        this.store = store;
         this.events = events;
         this.clock = clock;
     }
 
     /** A queued job's Workload was just created: Kueue's CreatedWorkload event, and a Job shows Suspended. */
-    void workloadCreated(StoredObject job, String workloadName) {
+    @Override
+    public void workloadCreated(StoredObject job, String workloadName) {
         record(job, List.of(new WorkloadEvent(Events.NORMAL, Events.JobReasons.CREATED_WORKLOAD,
                 "Created Workload: " + job.key().namespace() + "/" + workloadName)));
         if (isJob(job.object()) && job.object().path("spec").path("suspend").asBoolean(false)) {
@@ -55,12 +57,12 @@ final class JobFollower implements StatusSink {
 
     @Override
     public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
-        Optional<ObjectNode> workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name());
+        Optional<ObjectNode> workload = workload(key);
         JsonNode previousStatus = workload.map(w -> w.path("status")).orElse(null);
         delegate.workloadChanged(key, active, status);
         Optional<ObjectKey> owner = workload.flatMap(RemoteWorkloads::ownerKey);
         if (owner.isEmpty()) return;
-        Optional<StoredObject> job = state.store.get(owner.get());
+        Optional<StoredObject> job = store.get(owner.get());
         if (job.isEmpty()) return;
         boolean suspended = JobSuspension.isSuspended(job.get().object());
         JobTransitions.FollowUp followUp = JobTransitions.follow(key.toString(), previousStatus, status, suspended);
@@ -72,7 +74,7 @@ final class JobFollower implements StatusSink {
         ObjectNode object = job.object().deepCopy();
         JobSuspension.suspend(object, suspend);
         try {
-            StoredObject written = state.store.replace(job.key(), object, null);
+            StoredObject written = store.replace(job.key(), object, null);
             if (!isJob(written.object())) return;
             JsonNode status = written.object().path("status");
             writeStatus(job.key(), suspend ? SuspendedJobStatus.suspended(status, clock.instant())
@@ -84,8 +86,8 @@ final class JobFollower implements StatusSink {
 
     private void writeStatus(ObjectKey key, ObjectNode status) {
         try {
-            state.store.get(key).filter(stored -> !status.equals(stored.object().path("status")))
-                    .ifPresent(stored -> state.store.replaceStatus(key, status, null));
+            store.get(key).filter(stored -> !status.equals(stored.object().path("status")))
+                    .ifPresent(stored -> store.replaceStatus(key, status, null));
         } catch (NotFoundException deleted) {
             // deleted meanwhile
         }
@@ -106,6 +108,10 @@ final class JobFollower implements StatusSink {
                         .addKeyValue("kind", kind).addKeyValue("reason", event.reason()).setCause(e).log();
             }
         }
+    }
+
+    private Optional<ObjectNode> workload(WorkloadKey key) {
+        return store.get(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name())).map(StoredObject::object);
     }
 
     private static boolean isJob(JsonNode object) {
@@ -139,10 +145,10 @@ final class JobFollower implements StatusSink {
     /** Kueue deletes the job of a workload deactivated past its retention; the workload goes with it. */
     @Override
     public void deactivatedWorkloadExpired(WorkloadKey key) {
-        Optional<ObjectKey> owner = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).flatMap(RemoteWorkloads::ownerKey);
+        Optional<ObjectKey> owner = workload(key).flatMap(RemoteWorkloads::ownerKey);
         owner.ifPresent(job -> {
             try {
-                state.store.delete(job);
+                store.delete(job);
                 log.atInfo().addKeyValue("workload", key).addKeyValue("job", job.name())
                         .log("deleted job: deactivation retention period expired");
             } catch (NotFoundException gone) {

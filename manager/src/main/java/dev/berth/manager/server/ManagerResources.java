@@ -22,16 +22,23 @@ import dev.berth.manager.objects.ServingWorkloads;
 final class ManagerResources {
     private ManagerResources() {}
 
+    /**
+     * The registry, and the hooks the manager drives besides: MultiKueue's (worker clusters attach to them
+     * when dispatch starts) and the deletions held while in use (released by housekeeping).
+     */
+    record Hooks(ResourceRegistry registry, MultiKueueHooks multiKueue, ResourceInUse inUse) {}
+
     static ResourceRegistry registry(ManagerState state) {
+        return hooks(state).registry();
+    }
+
+    static Hooks hooks(ManagerState state) {
         StoredPriorities priorities = new StoredPriorities(state);
         MultiKueueHooks multiKueue = new MultiKueueHooks(state);
-        state.multiKueue = multiKueue;
         ResourceInUse inUse = new ResourceInUse(state);
-        state.resourceInUse = inUse;
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         ProvisioningHooks provisioning = new ProvisioningHooks(state, multiKueueStatus);
-        state.provisioning = provisioning;
-        return ResourceRegistry.builder()
+        ResourceRegistry registry = ResourceRegistry.builder()
                 .add(Resources.TOPOLOGIES, new TopologyHooks(state, multiKueue), KueueApi.V1BETA1)
                 .add(Resources.RESOURCE_FLAVORS, TopologyHooks.flavorRules(ResourceInUse.holding(new KueueObjectHooks<>(state, ResourceFlavorDecoder::decode, f -> { },
                         f -> {
@@ -94,6 +101,7 @@ final class ManagerResources {
                 .add(RbacResources.ROLE_BINDINGS, state.rbac.hooks(true))
                 .add(RbacResources.CLUSTER_ROLE_BINDINGS, state.rbac.hooks(true))
                 .build();
+        return new Hooks(registry, multiKueue, inUse);
     }
 
     /** A namespace as the controller needs it: name and labels. */

@@ -19,15 +19,18 @@ import java.util.Optional;
  */
 final class MultiKueueHooks {
     private final ManagerState state;
+    /** The worker clusters and the failover that hears operator marks: both null until {@link #attach}, at the manager's start. */
     private WorkerClusters clusters;
+    private ClusterFailover failover;
 
     MultiKueueHooks(ManagerState state) {
         this.state = state;
     }
 
-    /** Dispatch is live: connect every stored MultiKueueCluster. */
-    void attach(WorkerClusters clusters) {
+    /** Dispatch is live: connect every stored MultiKueueCluster; operator marks go to the dispatcher's failover from now on. */
+    void attach(WorkerClusters clusters, ClusterFailover failover) {
         this.clusters = clusters;
+        this.failover = failover;
         clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
         for (StoredObject cluster : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) {
             connect(cluster.object());
@@ -37,7 +40,7 @@ final class MultiKueueHooks {
 
     /** The operator's annotations berth.dev/cordon and berth.dev/drain ("true"); a change is an action, recorded as an event. */
     private void marks(ObjectNode object) {
-        if (clusters == null || state.dispatcher == null) return;
+        if (clusters == null) return;
         String name = object.path("metadata").path("name").asText();
         var annotations = object.path("metadata").path("annotations");
         boolean draining = "true".equalsIgnoreCase(annotations.path(Annotations.DRAIN).asText(""));
@@ -46,7 +49,7 @@ final class MultiKueueHooks {
         boolean wasDraining = clusters.isDraining(name);
         if (cordoned == wasCordoned && draining == wasDraining) return;
         clusters.setOperatorMarks(name, cordoned, draining);
-        state.dispatcher.failover.marksChanged(name, cordoned, draining, wasCordoned, wasDraining);
+        failover.marksChanged(name, cordoned, draining, wasCordoned, wasDraining);
     }
 
     void flavorsChanged() {

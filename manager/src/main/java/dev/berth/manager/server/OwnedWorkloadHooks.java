@@ -100,7 +100,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         ObjectKey key = new ObjectKey(Resources.WORKLOADS.resource(), namespace, name);
         try {
             StoredObject stored = state.store.create(key, workload);
-            if (state.jobs != null) state.jobs.workloadCreated(object, name);
+            state.jobs.workloadCreated(object, name);
             state.controller.submit(WorkloadDecoder.request(stored.object(), state.jobIntegration.resources()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {

@@ -61,7 +61,7 @@ final class ProvisioningChecks {
         for (AdmissionCheckState check : status.admissionChecks()) {
             ObjectNode object = provisioningCheck(check.name());
             if (object == null || !ProvisioningHooks.isProvisioningCheck(object)) continue;
-            ProvisioningConfig config = state.provisioning == null ? null : state.provisioning.configOf(object).orElse(null);
+            ProvisioningConfig config = ProvisioningHooks.configOf(state, object).orElse(null);
             if (config == null) {
                 write(key, check, new Verdict(CheckStates.PENDING, ProvisioningCheckPolicy.CHECK_INACTIVE, null));
                 continue;
@@ -97,7 +97,7 @@ final class ProvisioningChecks {
         for (AdmissionCheckState check : status.admissionChecks()) {
             ObjectNode object = provisioningCheck(check.name());
             if (object == null || !ProvisioningHooks.isProvisioningCheck(object)) continue;
-            ProvisioningConfig config = state.provisioning == null ? null : state.provisioning.configOf(object).orElse(null);
+            ProvisioningConfig config = ProvisioningHooks.configOf(state, object).orElse(null);
             if (config == null) continue;
             RequestReport report = ProvisioningReports.of(cluster, key.namespace(), remote);
             if (report == null) {

@@ -48,7 +48,7 @@ final class ProvisioningHooks {
     }
 
     /** The config a provisioning check names, if it is stored; empty for other checks. */
-    Optional<ProvisioningConfig> configOf(ObjectNode check) {
+    static Optional<ProvisioningConfig> configOf(ManagerState state, ObjectNode check) {
         String name = configName(check);
         if (name == null) return Optional.empty();
         return state.find(Resources.PROVISIONING_REQUEST_CONFIGS.resource(), "", name).map(ProvisioningConfigDecoder::decode);

@@ -59,7 +59,6 @@ final class ResourceInUse {
 
     /** Kueue keeps a ClusterQueue while workloads still hold quota in it (reserved or admitted). */
     boolean clusterQueueInUse(StoredObject queue) {
-        if (state.controller == null) return false;
         QueueStatus status = state.controller.clusterQueueStatus(queue.key().name());
         return status != null && status.reservingWorkloads() > 0;
     }

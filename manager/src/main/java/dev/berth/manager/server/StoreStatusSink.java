@@ -11,34 +11,42 @@ import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.StoredObject;
+import dev.berth.manager.store.ObjectStore;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Writes the controller's results into the durable store, where the API reads them; a Workload's
- * status goes through {@link WorkloadStatusStore}, its one writer.
+ * status goes through {@link WorkloadStatusStore}, its one writer. Once a workload's status is stored,
+ * dispatch hears of it through the {@link DispatchPort} the root registered.
  */
 final class StoreStatusSink implements StatusSink {
-    private final ManagerState state;
+    private final ObjectStore store;
     private final WorkloadStatusStore statuses;
+    private final DispatchPort dispatch;
+    /** The controller forgets a workload whose expiry deleted it. */
+    private final Consumer<WorkloadKey> forgetInController;
 
-    StoreStatusSink(ManagerState state) {
-        this.state = state;
-        this.statuses = new WorkloadStatusStore(state.store);
+    StoreStatusSink(ObjectStore store, DispatchPort dispatch, Consumer<WorkloadKey> forgetInController) {
+        this.store = store;
+        this.statuses = new WorkloadStatusStore(store);
+        this.dispatch = dispatch;
+        this.forgetInController = forgetInController;
     }
 
     @Override
     public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
         ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
-        Optional<StoredObject> stored = state.store.get(objectKey);
+        Optional<StoredObject> stored = store.get(objectKey);
         if (stored.isEmpty()) return;
         ObjectNode object = stored.get().object();
         if (object.path("spec").path("active").asBoolean(true) != active) {
             object.with("spec").put("active", active);
-            state.store.replace(objectKey, object, null);
+            store.replace(objectKey, object, null);
         }
         // the controller's part only: dispatch's fields and the fields others wrote stay
         statuses.writeAdmission(key, status);
-        if (state.dispatcher != null) state.dispatcher.workloadChanged(key);
+        dispatch.workloadChanged(key);
     }
 
     @Override
@@ -62,9 +70,9 @@ final class StoreStatusSink implements StatusSink {
 
     private void writeStatus(ObjectKey key, ObjectNode status) {
         try {
-            Optional<StoredObject> stored = state.store.get(key);
+            Optional<StoredObject> stored = store.get(key);
             if (stored.isEmpty()) return;
-            state.store.replaceStatus(key, ObservedGeneration.stamp(status, stored.get().object()), null);
+            store.replaceStatus(key, ObservedGeneration.stamp(status, stored.get().object()), null);
         } catch (NotFoundException deleted) {
             // the queue was deleted in the meantime
         }
@@ -73,10 +81,10 @@ final class StoreStatusSink implements StatusSink {
     @Override
     public void workloadExpired(WorkloadKey key) {
         try {
-            state.store.delete(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name()));
+            store.delete(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name()));
         } catch (NotFoundException gone) {
             // deleted already
         }
-        state.controller.delete(key);
+        forgetInController.accept(key);
     }
 }

@@ -1,11 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionController;
-import dev.berth.manager.core.QueueStatus;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.core.StatusSink;
-import dev.berth.manager.core.WorkloadStatus;
-import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.ObjectStore;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -25,25 +21,6 @@ import org.slf4j.LoggerFactory;
 public final class TakeoverRehearsal {
     private static final Logger log = LoggerFactory.getLogger(TakeoverRehearsal.class);
 
-    /** Discards every result: a rehearsal decides, it never writes. */
-    private static final StatusSink DISCARD = new StatusSink() {
-        @Override
-        public void workloadChanged(WorkloadKey key, boolean active, WorkloadStatus status) {
-        }
-
-        @Override
-        public void clusterQueueChanged(String name, QueueStatus status) {
-        }
-
-        @Override
-        public void localQueueChanged(String namespace, String name, QueueStatus status) {
-        }
-
-        @Override
-        public void workloadExpired(WorkloadKey key) {
-        }
-    };
-
     private TakeoverRehearsal() {}
 
     /** One read-only rehearsal over the shared store as it is now; returns how many workloads it recovered. */
@@ -53,7 +30,7 @@ public final class TakeoverRehearsal {
         // vendored schemas: loaded once per JVM, over a second of CPU cold, paid here instead of in the handover
         dev.berth.manager.schema.SchemaCatalog.bundled();
         warmConstruction(options, jobIntegration);
-        AdmissionController controller = new AdmissionController(clock, options, DISCARD);
+        AdmissionController controller = new AdmissionController(clock, options, ManagerState.DISCARD);
         int workloads = StateRecovery.rebuild(store, controller, jobIntegration.resources()).size();
         controller.schedule();
         log.atDebug().addKeyValue("workloads", workloads).addKeyValue("tookMillis", (System.nanoTime() - started) / 1_000_000)
@@ -70,7 +47,7 @@ public final class TakeoverRehearsal {
         new dev.berth.manager.metrics.BerthMetrics(options.metrics(), options.fairSharing());
         dev.berth.manager.store.MemoryObjectStore scratch = new dev.berth.manager.store.MemoryObjectStore(Clock.systemUTC());
         try {
-            ManagerState state = new ManagerState(scratch, jobIntegration);
+            ManagerState state = ManagerState.readOnly(scratch, jobIntegration);
             new dev.berth.manager.api.ObjectService(scratch, ManagerResources.registry(state),
                     new dev.berth.manager.api.NamespaceLifecycle(scratch), Clock.systemUTC());
         } finally {

@@ -45,11 +45,13 @@ final class VisibilityEndpoints {
     private static final String BERTH = "/apis/" + VisibilityApi.BERTH_VISIBILITY_GROUP + "/" + VisibilityApi.V1ALPHA1;
 
     private final ManagerState state;
+    private final Dispatcher dispatcher;
     private final ExecutorService stateThread;
     private final WorkerClustersView clustersView;
 
-    VisibilityEndpoints(ManagerState state, ExecutorService stateThread, WorkerClustersView clustersView) {
+    VisibilityEndpoints(ManagerState state, Dispatcher dispatcher, ExecutorService stateThread, WorkerClustersView clustersView) {
         this.state = state;
+        this.dispatcher = dispatcher;
         this.stateThread = stateThread;
         this.clustersView = clustersView;
     }
@@ -77,12 +79,11 @@ final class VisibilityEndpoints {
         WorkloadKey key = WorkloadKey.of(namespace, name);
         AdmissionDiagnosis diagnosis = state.controller.diagnose(key)
                 .orElseThrow(() -> ApiException.notFound(Resources.WORKLOADS, name));
-        Dispatcher dispatcher = state.dispatcher;
-        var check = dispatcher == null ? null : dispatcher.dispatchCheck(state.controller.statusOf(key));
-        var placement = dispatcher == null ? null : dispatcher.lastPlacement(key);
+        var check = dispatcher.dispatchCheck(state.controller.statusOf(key));
+        var placement = dispatcher.lastPlacement(key);
         RemoteAttempt attempt = state.find(Resources.WORKLOADS.resource(), namespace, name)
                 .map(o -> attemptOf(DispatchStatusJson.dispatchOf(o.path("status")))).orElse(null);
-        String provisioningWait = dispatcher == null ? null : dispatcher.provisioning.waitingLine(key);
+        String provisioningWait = dispatcher.provisioning.waitingLine(key);
         if (attempt != null && provisioningWait != null) attempt = attempt.withReason(provisioningWait);
         var advice = state.controller.advise(key, reader.usablePriorityClasses(new StoredPriorities(state).workloadPriorityClasses()));
         return Explainer.explain(diagnosis, new DispatchFacts(check, placement, attempt), capacity(), advice, reader.scope());

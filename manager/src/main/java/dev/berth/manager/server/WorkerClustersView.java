@@ -5,6 +5,7 @@ import dev.berth.manager.dispatch.BreakerState;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.explain.WorkerClusterRow;
+import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.DispatchStatusJson;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.manager.store.StoredObject;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
@@ -25,15 +27,26 @@ import java.util.function.Supplier;
  */
 final class WorkerClustersView {
     private final ManagerState state;
+    private final Dispatcher dispatcher;
     private final Supplier<WorkerClusters> clusters;
     private final Clock clock;
     private final DispatchOptions options;
 
-    WorkerClustersView(ManagerState state, Supplier<WorkerClusters> clusters, Clock clock, DispatchOptions options) {
+    WorkerClustersView(ManagerState state, Dispatcher dispatcher, Supplier<WorkerClusters> clusters, Clock clock, DispatchOptions options) {
         this.state = state;
+        this.dispatcher = dispatcher;
         this.clusters = clusters;
         this.clock = clock;
         this.options = options;
+    }
+
+    /** The dispatcher's current attempts that have a copy on a cluster: workload and attempt id. */
+    private Map<WorkloadKey, String> attemptsOn(String cluster) {
+        Map<WorkloadKey, String> on = new TreeMap<>();
+        dispatcher.attempts().forEach((key, attempt) -> {
+            if (attempt.clusters.contains(cluster)) on.put(key, attempt.id);
+        });
+        return on;
     }
 
     Map<String, Object> render() {
@@ -64,13 +77,11 @@ final class WorkerClustersView {
             }
         }
         List<WorkerClusterRow.RunningAttempt> running = new ArrayList<>();
-        if (state.dispatcher != null) {
-            state.dispatcher.attemptsOn(name).forEach((key, attemptId) -> {
-                String phase = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
-                        .map(o -> DispatchStatusJson.dispatchOf(o.path("status"))).map(DispatchStatus::phase).orElse(null);
-                running.add(new WorkerClusterRow.RunningAttempt(key.namespace(), key.name(), attemptId, phase));
-            });
-        }
+        attemptsOn(name).forEach((key, attemptId) -> {
+            String phase = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
+                    .map(o -> DispatchStatusJson.dispatchOf(o.path("status"))).map(DispatchStatus::phase).orElse(null);
+            running.add(new WorkerClusterRow.RunningAttempt(key.namespace(), key.name(), attemptId, phase));
+        });
         // the health policy's verdict, as on the berth.dev/Healthy condition and berth_cluster_health
         String health = view.health() != null ? view.health().reason() : WorkerClusterRow.defaultHealth(view.connected(),
                 view.lastHeartbeat(), clock.instant(), options.placement().heartbeatStaleAfter());

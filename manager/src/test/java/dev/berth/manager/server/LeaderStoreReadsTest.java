@@ -136,7 +136,7 @@ class LeaderStoreReadsTest {
     void onlyAStoreThatShowsOnlyDurableWritesIsReadOffTheStateThread() {
         assertThat(new MemoryObjectStore().readsShowOnlyDurableWrites()).isFalse();
         HeldSyncStore held = new HeldSyncStore("none");
-        ObjectService reads = new ObjectService(held, ManagerResources.registry(new ManagerState(held)));
+        ObjectService reads = new ObjectService(held, ManagerResources.registry(ManagerState.readOnly(held)));
         ApiServer api = new ApiServer(reads, Executors.newSingleThreadExecutor(), ApiSecurity.limitsOnly());
         assertThatThrownBy(() -> api.readingFromTheStore(reads, Runnable::run)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -19,6 +19,7 @@ import dev.berth.protocol.Conditions;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,12 +34,14 @@ class SchedulingContinuationTest {
     private final RecordingSink sink = new RecordingSink();
     private final ArrayDeque<Runnable> stateThreadTasks = new ArrayDeque<>();
     private final ArrayDeque<Long> taskDelays = new ArrayDeque<>();
-    private final ManagerState state = new ManagerState(new MemoryObjectStore(clock));
+    private final MemoryObjectStore store = new MemoryObjectStore(clock);
+    private final AdmissionController controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
+    /** Without a state thread until a test gives it one. */
+    private SchedulingPasses passes = SchedulingPasses.inline(store, controller);
 
     @BeforeEach
-    void controller() {
-        state.controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, sink);
-        state.controller.applyResourceFlavor(ResourceFlavor.named("default"));
+    void defaultFlavor() {
+        controller.applyResourceFlavor(ResourceFlavor.named("default"));
     }
 
     @Test
@@ -46,7 +49,7 @@ class SchedulingContinuationTest {
         withStateThread();
         queuesWithTwoWorkloadsEach(QUEUES);
 
-        state.reschedule();
+        passes.reschedule();
         assertThat(admitted()).as("after the first slice: one head per queue").isEqualTo(QUEUES);
         assertThat(stateThreadTasks).hasSize(1);
         assertThat(taskDelays.poll()).as("the rest of a pass does not wait for a window").isZero();
@@ -56,22 +59,21 @@ class SchedulingContinuationTest {
         assertThat(stateThreadTasks).as("the pass stopped at the budget again").hasSize(1);
 
         stateThreadTasks.poll().run();
-        assertThat(state.controller.hasMoreToSchedule()).isFalse();
+        assertThat(controller.hasMoreToSchedule()).isFalse();
         assertThat(stateThreadTasks).as("an ended pass queues nothing").isEmpty();
         assertThat(admitted()).isEqualTo(2 * QUEUES);
     }
 
     @Test
     void changesWithinTheBatchWindowAreDecidedByOnePassWhenItEnds() {
-        withStateThread();
-        state.batchWindowMillis = SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis();
-        state.controller.applyClusterQueue(clusterQueue("q").group(flavor("default", quota("cpu", "2"))).build());
-        state.controller.applyLocalQueue(localQueue("ns", "lq", "q"));
+        withStateThread(SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis());
+        controller.applyClusterQueue(clusterQueue("q").group(flavor("default", quota("cpu", "2"))).build());
+        controller.applyLocalQueue(localQueue("ns", "lq", "q"));
 
         submit("ns", "first", 0);
-        state.reschedule();
+        passes.reschedule();
         submit("ns", "second", 1);
-        state.reschedule();
+        passes.reschedule();
         assertThat(admitted()).as("nothing is decided inside the window").isZero();
         assertThat(stateThreadTasks).as("one pass for both changes").hasSize(1);
         assertThat(taskDelays.poll()).isEqualTo(10L);
@@ -79,37 +81,41 @@ class SchedulingContinuationTest {
         stateThreadTasks.poll().run();
         assertThat(admitted()).isEqualTo(2);
         assertThat(stateThreadTasks).isEmpty();
-        state.reschedule();
+        passes.reschedule();
         assertThat(stateThreadTasks).as("a later change opens a new window").hasSize(1);
     }
 
     @Test
     void withoutAStateThreadEveryPassRunsWhole() {
         queuesWithTwoWorkloadsEach(QUEUES);
-        state.reschedule();
+        passes.reschedule();
         assertThat(admitted()).isEqualTo(2 * QUEUES);
-        assertThat(state.controller.hasMoreToSchedule()).isFalse();
+        assertThat(controller.hasMoreToSchedule()).isFalse();
     }
 
     private void withStateThread() {
-        state.stateThread = (task, delayMillis) -> {
+        withStateThread(0);
+    }
+
+    private void withStateThread(long batchWindowMillis) {
+        passes = new SchedulingPasses(store, controller, Optional.of((task, delayMillis) -> {
             stateThreadTasks.add(task);
             taskDelays.add(delayMillis);
-        };
+        }), batchWindowMillis, DispatchPort.NONE);
     }
 
     /** {@code count} ClusterQueues of 2 cpu, each fed by its own namespace's LocalQueue holding two 1-cpu workloads. */
     private void queuesWithTwoWorkloadsEach(int count) {
         for (int q = 0; q < count; q++) {
-            state.controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
-            state.controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
+            controller.applyClusterQueue(clusterQueue("q" + q).group(flavor("default", quota("cpu", "2"))).build());
+            controller.applyLocalQueue(localQueue("ns" + q, "lq", "q" + q));
             submit("ns" + q, "w0", 0);
             submit("ns" + q, "w1", 1);
         }
     }
 
     private void submit(String namespace, String name, long createdAt) {
-        state.controller.submit(Fixtures.workload(namespace, name).queue("lq").createdAt(createdAt).request("cpu", "1").build(), true, null);
+        controller.submit(Fixtures.workload(namespace, name).queue("lq").createdAt(createdAt).request("cpu", "1").build(), true, null);
     }
 
     private long admitted() {

@@ -47,7 +47,7 @@ class WorkloadStatusStoreTest {
         store = new InterleavingStore(new MemoryObjectStore());
         store.create(OBJECT_KEY, (ObjectNode) json("{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\",\"kind\":\"Workload\","
                 + "\"metadata\":{\"name\":\"job-1\",\"namespace\":\"team-a\"},\"spec\":{\"queueName\":\"lq\"}}"));
-        state = new ManagerState(store);
+        state = ManagerState.readOnly(store);
     }
 
     @Test
@@ -56,7 +56,7 @@ class WorkloadStatusStoreTest {
         status.putArray("nominatedClusterNames").add("east").add("west");
         store.replaceStatus(OBJECT_KEY, status, null);
 
-        new StoreStatusSink(state).workloadChanged(KEY, true, RESERVED);
+        new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, RESERVED);
 
         assertThat(stored().path("nominatedClusterNames")).as("the External strategy's nomination is not the controller's to drop")
                 .isEqualTo(json("[\"east\",\"west\"]"));
@@ -65,10 +65,10 @@ class WorkloadStatusStoreTest {
 
     @Test
     void dispatchWritingItsBlockWhileAdmissionWritesItsConditionsKeepsBoth() {
-        new StoreStatusSink(state).workloadChanged(KEY, true, RESERVED);
+        new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, RESERVED);
         store.betweenReadAndWrite(() -> DispatchStatusWriter.writeDispatch(state, KEY, DispatchStatus.dispatched("east", "a-1"), null));
 
-        new StoreStatusSink(state).workloadChanged(KEY, true, ADMITTED);
+        new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, ADMITTED);
 
         assertThat(store.interleaved).isEqualTo(1);
         assertThat(stored().path("dispatch").path("attemptId").asText()).as("dispatch's block").isEqualTo("a-1");
@@ -77,9 +77,9 @@ class WorkloadStatusStoreTest {
 
     @Test
     void admissionWritingItsConditionsWhileDispatchRecordsAnOutcomeKeepsBoth() {
-        new StoreStatusSink(state).workloadChanged(KEY, true, RESERVED);
+        new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, RESERVED);
         DispatchStatusWriter.writeDispatch(state, KEY, DispatchStatus.dispatched("east", "a-1"), null);
-        store.betweenReadAndWrite(() -> new StoreStatusSink(state).workloadChanged(KEY, true, ADMITTED));
+        store.betweenReadAndWrite(() -> new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, ADMITTED));
 
         DispatchHistory.record(state, KEY, "a-1", "east", 1, DispatchStatus.DISPATCHED, null, AT);
 
@@ -105,7 +105,7 @@ class WorkloadStatusStoreTest {
     void aWorkloadThatIsGoneIsLeftAlone() {
         store.delete(OBJECT_KEY);
 
-        new StoreStatusSink(state).workloadChanged(KEY, true, RESERVED);
+        new StoreStatusSink(store, DispatchPort.NONE, key -> { }).workloadChanged(KEY, true, RESERVED);
         DispatchStatusWriter.writeDispatch(state, KEY, DispatchStatus.dispatched("east", "a-1"), "east");
 
         assertThat(store.get(OBJECT_KEY)).isEmpty();
