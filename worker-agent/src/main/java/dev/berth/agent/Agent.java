@@ -80,7 +80,6 @@ public final class Agent {
      */
     public Future<Void> stop(Duration grace) {
         stopped = true;
-        caches.close();
         loop.shutdown();
         // Its own thread, not the common pool: on a 2-core machine that pool has one thread, and the
         // agents of one process would then wait for each other's loops one after the other.
@@ -89,7 +88,10 @@ public final class Agent {
             thread.setDaemon(true);
             thread.start();
         };
-        return Future.fromCompletionStage(CompletableFuture.runAsync(() -> awaitLoop(grace), waiter)).compose(v -> http.stop());
+        return Future.fromCompletionStage(CompletableFuture.runAsync(() -> {
+            awaitLoop(grace);
+            caches.close(); // after the loop: a pass in flight reads the caches to its end
+        }, waiter)).compose(v -> http.stop());
     }
 
     /** Lets a pass or heartbeat in flight finish, so the client is not closed under it. */
