@@ -149,7 +149,8 @@ public final class ClusterCaches implements AutoCloseable {
         private final Supplier<SharedIndexInformer<T>> newInformer;
         private volatile SharedIndexInformer<T> informer;
         private volatile boolean notServed;
-        private boolean listingDirectly; // touched by the agent's thread only
+        private boolean listingDirectly; // these two touched by the agent's thread only
+        private boolean watched;
 
         Cache(String kind, Predicate<T> triggers, Supplier<List<T>> directList, Supplier<SharedIndexInformer<T>> newInformer) {
             this.kind = kind;
@@ -205,6 +206,7 @@ public final class ClusterCaches implements AutoCloseable {
         List<T> list() {
             SharedIndexInformer<T> current = informer;
             if (!notServed && current != null && current.isWatching()) {
+                watched = true;
                 if (listingDirectly) {
                     listingDirectly = false;
                     LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("kind", kind).log("informer watching again; reading its cache");
@@ -213,8 +215,10 @@ public final class ClusterCaches implements AutoCloseable {
             }
             if (!notServed && !listingDirectly) {
                 listingDirectly = true;
-                LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("kind", kind)
-                        .log("informer not watching; listing directly until it is");
+                // right after the first sync the watch may not be open yet: that is no outage
+                (watched ? LOG.atWarn() : LOG.atInfo()).addKeyValue("cluster", config.name()).addKeyValue("kind", kind)
+                        .log(watched ? "informer not watching; listing directly until it is"
+                                : "informer synced, its watch not open yet; listing directly until it is");
             }
             try {
                 List<T> listed = directList.get();
