@@ -55,16 +55,24 @@ class InformerCachesTest {
     private KubernetesClient client;
     private Agent agent;
 
-    /** The CRUD mock, refusing with 403 whatever request the test says, as an API server denying a list or watch would. */
+    /**
+     * The CRUD mock, refusing whatever request the test says with 403, as an API server denying a list or watch would,
+     * and answering 404 to those the test says it does not serve (a kind without its CRD).
+     */
     private static final class Gate extends Dispatcher {
         private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
         private volatile Predicate<RecordedRequest> refused = request -> false;
+        private volatile Predicate<RecordedRequest> notServed = request -> false;
 
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             if (refused.test(request)) {
                 return new MockResponse().setResponseCode(403)
                         .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403}");
+            }
+            if (notServed.test(request)) {
+                return new MockResponse().setResponseCode(404)
+                        .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404}");
             }
             return crud.dispatch(request);
         }
@@ -160,6 +168,17 @@ class InformerCachesTest {
         await().atMost(WAIT).until(() -> logs.list.stream().anyMatch(e -> e.getFormattedMessage().contains("watching again")
                 && "RemoteWorkload".equals(kindOf(e))));
         assertThat(fallbacks("RemoteWorkload")).isEqualTo(1);
+    }
+
+    @Test
+    void aKindTheClusterDoesNotServeDoesNotHoldThePassesBack() throws Exception {
+        gate.notServed = request -> request.getPath().startsWith("/apis/jobset.x-k8s.io/") || request.getPath().startsWith("/apis/ray.io/");
+        submit("no-jobsets-here");
+        startAgent();
+
+        await().atMost(WAIT).until(() -> RemoteWorkloadPhase.ADMITTED.equals(phaseOf("no-jobsets-here")));
+        assertThat(logs.list.stream().filter(e -> e.getFormattedMessage().contains("kind not served")).map(InformerCachesTest::kindOf))
+                .contains("JobSet.jobset.x-k8s.io", "RayJob.ray.io", "RayCluster.ray.io");
     }
 
     private long fallbacks(String kind) {
