@@ -1,17 +1,10 @@
 package dev.berth.agent;
 
-import dev.berth.protocol.Labels;
-import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -23,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running agent: heartbeat and reconcile passes on one dedicated thread (blocking API calls stay
- * off the Vert.x event loop, and the fencing mark is touched by one thread only), passes triggered
- * by watches on RemoteWorkloads and the agent's pods as well as periodically, and the HTTP endpoints.
+ * off the Vert.x event loop, and the fencing mark is touched by one thread only), passes reading the
+ * informer caches of {@link ClusterCaches} and triggered by their events on RemoteWorkloads, the agent's
+ * pods and objects as well as periodically, and the HTTP endpoints.
  */
 public final class Agent {
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
@@ -37,19 +31,21 @@ public final class Agent {
     private final FencingGuard fencing = new FencingGuard(0);
     private final Heartbeat heartbeat;
     private final RemoteWorkloadReconciler reconciler;
+    private final ClusterCaches caches;
     private final ScheduledExecutorService loop;
     private final AtomicBoolean passQueued = new AtomicBoolean();
-    private final List<Watch> watches = new ArrayList<>();
     private volatile boolean stopped;
     private boolean fencingRestored;
+    private boolean waitingForCaches;
 
     public Agent(Vertx vertx, KubernetesClient client, AgentConfig config, Clock clock) {
         this.client = client;
         this.config = config;
         this.metrics = new AgentMetrics(config.name());
         AttemptObjects objects = new AttemptObjects(client, config.namespaceScope());
-        this.reconciler = new RemoteWorkloadReconciler(client, config, objects, fencing, new LeaseClock(clock), metrics);
-        this.heartbeat = new Heartbeat(client, config, fencing, objects, metrics, health, clock, reconciler::lastSnapshot);
+        this.caches = new ClusterCaches(client, config, this::trigger);
+        this.reconciler = new RemoteWorkloadReconciler(client, config, objects, caches, fencing, new LeaseClock(clock), metrics);
+        this.heartbeat = new Heartbeat(client, config, fencing, objects, caches, metrics, health, clock, reconciler::lastSnapshot);
         this.http = new AgentHttp(vertx, health, metrics);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "berth-agent-" + config.name());
@@ -59,7 +55,7 @@ public final class Agent {
     }
 
     /**
-     * Starts the HTTP endpoints, restores the fencing mark, then the loops and watches. Completes with the HTTP port.
+     * Starts the HTTP endpoints, restores the fencing mark, then the informers and loops. Completes with the HTTP port.
      * Everything that calls the API runs on the agent's own thread: a blocking fabric8 call on the event
      * loop that the fabric8 client itself uses would deadlock.
      */
@@ -67,7 +63,7 @@ public final class Agent {
         return http.start(config.host(), config.port()).onSuccess(port -> {
             loop.scheduleWithFixedDelay(this::beat, 0, config.heartbeat().toMillis(), TimeUnit.MILLISECONDS);
             loop.scheduleWithFixedDelay(this::pass, 0, config.reconcileInterval().toMillis(), TimeUnit.MILLISECONDS);
-            loop.execute(this::watch);
+            caches.start();
             LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("port", port)
                     .addKeyValue("namespaceScope", config.namespaceScope().orElse("*")).log("agent started");
         });
@@ -84,10 +80,6 @@ public final class Agent {
      */
     public Future<Void> stop(Duration grace) {
         stopped = true;
-        synchronized (watches) {
-            watches.forEach(Watch::close);
-            watches.clear();
-        }
         loop.shutdown();
         // Its own thread, not the common pool: on a 2-core machine that pool has one thread, and the
         // agents of one process would then wait for each other's loops one after the other.
@@ -96,7 +88,10 @@ public final class Agent {
             thread.setDaemon(true);
             thread.start();
         };
-        return Future.fromCompletionStage(CompletableFuture.runAsync(() -> awaitLoop(grace), waiter)).compose(v -> http.stop());
+        return Future.fromCompletionStage(CompletableFuture.runAsync(() -> {
+            awaitLoop(grace);
+            caches.close(); // after the loop: a pass in flight reads the caches to its end
+        }, waiter)).compose(v -> http.stop());
     }
 
     /** Lets a pass or heartbeat in flight finish, so the client is not closed under it. */
@@ -132,6 +127,7 @@ public final class Agent {
         if (stopped) return;
         if (!fencingRestored) restoreFencingMark();
         if (!fencingRestored) return;
+        if (!cachesReady()) return;
         try {
             reconciler.reconcile();
         } catch (RuntimeException e) {
@@ -153,43 +149,13 @@ public final class Agent {
         }
     }
 
-    private void watch() {
-        if (stopped) return;
-        try {
-            var rws = client.resources(RemoteWorkload.class);
-            var pods = client.pods();
-            Watch rwWatch = config.namespaceScope().isPresent()
-                    ? rws.inNamespace(config.namespaceScope().get()).watch(new Trigger<>())
-                    : rws.inAnyNamespace().watch(new Trigger<>());
-            Watch podWatch = config.namespaceScope().isPresent()
-                    ? pods.inNamespace(config.namespaceScope().get()).withLabel(Labels.REMOTE_WORKLOAD).watch(new Trigger<>())
-                    : pods.inAnyNamespace().withLabel(Labels.REMOTE_WORKLOAD).watch(new Trigger<>());
-            synchronized (watches) {
-                watches.add(rwWatch);
-                watches.add(podWatch);
-            }
-        } catch (RuntimeException e) {
-            LOG.atWarn().addKeyValue("cluster", config.name()).addKeyValue("error", e.toString()).log("watch failed; periodic passes continue");
-            if (!stopped) loop.schedule(this::watch, 1, TimeUnit.SECONDS);
+    /** No pass runs on caches that have not synced: an empty cache would look like a cluster with nothing on it. */
+    private boolean cachesReady() {
+        boolean ready = caches.ready();
+        if (ready == waitingForCaches) {
+            waitingForCaches = !ready;
+            LOG.atInfo().addKeyValue("cluster", config.name()).log(ready ? "caches synced; passes run" : "waiting for the caches to sync");
         }
-    }
-
-    /** Any event means: reconcile soon. A closed watch is reopened after a second. */
-    private final class Trigger<T> implements Watcher<T> {
-        @Override
-        public void eventReceived(Action action, T resource) {
-            trigger();
-        }
-
-        @Override
-        public void onClose(WatcherException cause) {
-            if (stopped) return;
-            LOG.atInfo().addKeyValue("cluster", config.name()).addKeyValue("error", String.valueOf(cause)).log("watch closed; reopening");
-            synchronized (watches) {
-                watches.forEach(Watch::close);
-                watches.clear();
-            }
-            loop.schedule(Agent.this::watch, 1, TimeUnit.SECONDS);
-        }
+        return ready;
     }
 }

@@ -36,13 +36,14 @@ public final class Heartbeat {
     private final FencingGuard fencing;
     private final FlavorCatalogue catalogue;
     private final AttemptObjects objects;
+    private final ClusterCaches caches;
     private final AgentMetrics metrics;
     private final AgentHealth health;
     private final Clock clock;
     private final Supplier<Optional<ClusterSnapshot>> reconciledSnapshot;
 
     public Heartbeat(KubernetesClient client, AgentConfig config, FencingGuard fencing, AttemptObjects objects,
-                     AgentMetrics metrics, AgentHealth health, Clock clock, Supplier<Optional<ClusterSnapshot>> reconciledSnapshot) {
+                     ClusterCaches caches, AgentMetrics metrics, AgentHealth health, Clock clock, Supplier<Optional<ClusterSnapshot>> reconciledSnapshot) {
         this.reconciledSnapshot = reconciledSnapshot;
         this.client = client;
         this.autoscaling = new AutoscalingProfile(client);
@@ -50,6 +51,7 @@ public final class Heartbeat {
         this.fencing = fencing;
         this.catalogue = new FlavorCatalogue(client);
         this.objects = objects;
+        this.caches = caches;
         this.metrics = metrics;
         this.health = health;
         this.clock = clock;
@@ -75,12 +77,13 @@ public final class Heartbeat {
     /**
      * One heartbeat; never throws: a failure is counted, logged and makes the agent unready. Capacity
      * comes from the last reconcile pass when there is one, so GPUs held for admitted attempts whose
-     * pods are not bound yet are not reported free.
+     * pods are not bound yet are not reported free; else from the caches once synced, else from a direct listing.
      */
     public void beat() {
         try {
-            ClusterSnapshot cluster = reconciledSnapshot.get()
-                    .orElseGet(() -> ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
+            ClusterSnapshot cluster = reconciledSnapshot.get().orElseGet(() -> caches.ready()
+                    ? ClusterSnapshot.of(caches.nodes(), caches.pods())
+                    : ClusterSnapshot.of(client.nodes().list().getItems(), objects.listPods()));
             var flavors = catalogue.read();
             CapacityReport report = CapacityCalculator.report(cluster, flavors, clock.instant(), AGENT_VERSION);
             autoscaling.addTo(report, flavors);

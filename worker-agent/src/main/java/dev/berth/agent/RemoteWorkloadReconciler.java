@@ -40,6 +40,8 @@ public final class RemoteWorkloadReconciler {
     private final KubernetesClient client;
     private final AgentConfig config;
     private final AttemptObjects objects;
+    private final ClusterCaches caches;
+    private final Assumptions assumptions = new Assumptions();
     private final FencingGuard fencing;
     private final LeaseClock leaseClock;
     private final AgentMetrics metrics;
@@ -48,11 +50,12 @@ public final class RemoteWorkloadReconciler {
     private final ProvisioningRequests provisioning;
     private volatile ClusterSnapshot lastSnapshot;
 
-    public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, FencingGuard fencing,
-                                    LeaseClock leaseClock, AgentMetrics metrics) {
+    public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, ClusterCaches caches,
+                                    FencingGuard fencing, LeaseClock leaseClock, AgentMetrics metrics) {
         this.client = client;
         this.config = config;
         this.objects = objects;
+        this.caches = caches;
         this.fencing = fencing;
         this.leaseClock = leaseClock;
         this.metrics = metrics;
@@ -99,27 +102,37 @@ public final class RemoteWorkloadReconciler {
         lastSnapshot = cluster;
     }
 
+    /**
+     * Reads the pass's input from the informer caches (the agent runs a pass only once they have synced), with the
+     * agent's own writes the caches may not show yet laid over them: see {@link Assumptions} for why capacity
+     * decided on cached pods never admits two attempts into the same room.
+     */
     private PassInput read() {
-        var operation = client.resources(RemoteWorkload.class);
-        List<RemoteWorkload> rws = new ArrayList<>(config.namespaceScope().isPresent()
-                ? operation.inNamespace(config.namespaceScope().get()).list().getItems()
-                : operation.inAnyNamespace().list().getItems());
+        List<RemoteWorkload> rws = assumptions.current(caches.remoteWorkloads());
         rws.removeIf(rw -> rw.getSpec() == null || rw.getSpec().getAttemptId() == null || rw.getMetadata().getDeletionTimestamp() != null);
         rws.sort(Comparator.comparingInt((RemoteWorkload rw) -> rw.getSpec().getPriority()).reversed()
                 .thenComparing(rw -> Objects.requireNonNullElse(rw.getMetadata().getCreationTimestamp(), ""))
                 .thenComparing(rw -> rw.getMetadata().getNamespace() + "/" + rw.getMetadata().getName()));
-        List<Pod> pods = objects.listPods();
+        List<Pod> pods = caches.pods();
+        Set<String> visible = new HashSet<>();
         Map<String, List<Pod>> podsByAttempt = new HashMap<>();
         for (Pod pod : pods) {
             String attempt = label(pod, Labels.ATTEMPT_ID);
-            if (attempt != null && label(pod, Labels.REMOTE_WORKLOAD) != null) podsByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(pod);
+            if (attempt == null || label(pod, Labels.REMOTE_WORKLOAD) == null) continue;
+            podsByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(pod);
+            visible.add(pod.getMetadata().getNamespace() + "/" + attempt);
         }
         Map<String, List<Map<String, Object>>> ownersByAttempt = new HashMap<>();
-        for (Map<String, Object> owner : objects.listOwners()) {
+        for (Map<String, Object> owner : caches.owners()) {
             String attempt = labelOf(owner, Labels.ATTEMPT_ID);
-            if (attempt != null) ownersByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(owner);
+            if (attempt == null) continue;
+            ownersByAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(owner);
+            visible.add(TemplatePods.map(owner, "metadata").orElse(Map.of()).get("namespace") + "/" + attempt);
         }
-        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(client.nodes().list().getItems(), pods),
+        Set<String> current = new HashSet<>();
+        for (RemoteWorkload rw : rws) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
+        assumptions.forget(visible, current, leaseClock.now());
+        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(caches.nodes(), pods),
                 EarlierCopies.holders(ownersByAttempt, podsByAttempt));
     }
 
@@ -158,11 +171,13 @@ public final class RemoteWorkloadReconciler {
         List<Pod> pods = input.podsByAttempt().getOrDefault(spec.getAttemptId(), List.of());
         ClusterSnapshot reserved = UnboundPods.reserve(cluster, AttemptDemand.of(spec), pods);
         List<Map<String, Object>> owners = input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of());
+        // created by this agent, not in the caches yet: its capacity is held, its status waits for something to mirror
+        if (owners.isEmpty() && pods.isEmpty() && assumptions.createdUnseen(rw.getMetadata().getNamespace(), spec.getAttemptId())) return reserved;
         if (owners.isEmpty()) owners = asMaps(pods); // plain pods and pod groups: the pods are the created objects
         RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(), owners, pods, leaseClock.now());
         PodReadiness.report(status, pods, spec.getPodSets().stream().mapToInt(PodSetPlacement::getCount).sum());
         if (RemoteWorkloadPhase.isFinal(status.getPhase())) log.info(rw, "attempt finished", "phase", status.getPhase());
-        statusWriter.write(rw, status);
+        write(rw, status);
         return reserved;
     }
 
@@ -206,7 +221,7 @@ public final class RemoteWorkloadReconciler {
                             : "waiting for ProvisioningRequest " + requested.getRequestName() + " on cluster " + config.name());
             status.setProvisioning(requested);
             if (!reason.equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", reason);
-            statusWriter.write(rw, status);
+            write(rw, status);
             return cluster;
         }
         AdmissionResult.Fits fits = (AdmissionResult.Fits) result;
@@ -215,16 +230,36 @@ public final class RemoteWorkloadReconciler {
                 : ProvisioningRequestRenderer.consumeAnnotations(spec.getProvisioning()));
         Optional<String> earlier = EarlierCopies.inTheWay(rendered, spec.getAttemptId(), input.nameHolders());
         if (earlier.isPresent()) return waitForEarlierCopy(rw, earlier.get(), fits);
-        objects.create(rendered);
-        metrics.admitted();
-        log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
-        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
-                "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
-        status.setAdmittedTime(leaseClock.now().toString());
-        status.setTopologyAssignments(TopologyReport.assignments(fits));
-        status.setProvisioning(requested);
-        statusWriter.write(rw, status);
+        return create(rw, rendered, fits, requested);
+    }
+
+    /**
+     * Step for an attempt that fits: assume it (it counts as running until the caches show its objects), create its
+     * objects and report it Admitted. Its capacity stays taken for the rest of the pass even when a create or the status
+     * write fails: objects may exist, and the assumption holds the room in later passes until they are seen.
+     */
+    private ClusterSnapshot create(RemoteWorkload rw, List<RenderedObject> rendered, AdmissionResult.Fits fits, ProvisioningProgress requested) {
+        assumptions.creating(rw.getMetadata().getNamespace(), rw.getSpec().getAttemptId(), leaseClock.now());
+        try {
+            objects.create(rendered);
+            metrics.admitted();
+            log.info(rw, "attempt admitted", "nodes", String.join(",", new TreeSet<>(fits.placements())));
+            RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.ADMITTED, null,
+                    "admitted on cluster " + config.name() + ": " + fits.placements().size() + " pods placed");
+            status.setAdmittedTime(leaseClock.now().toString());
+            status.setTopologyAssignments(TopologyReport.assignments(fits));
+            status.setProvisioning(requested);
+            write(rw, status);
+        } catch (RuntimeException e) {
+            log.warn(rw, "creating or reporting the attempt failed; its capacity stays held, retried next pass", "error", e.toString());
+        }
         return fits.after();
+    }
+
+    /** Writes a status and remembers the write until the RemoteWorkload cache shows it. */
+    private void write(RemoteWorkload rw, RemoteWorkloadStatus status) {
+        String replaced = rw.getMetadata().getResourceVersion();
+        statusWriter.write(rw, status).ifPresent(result -> assumptions.wrote(replaced, result));
     }
 
     /**
@@ -235,7 +270,7 @@ public final class RemoteWorkloadReconciler {
     private ClusterSnapshot waitForEarlierCopy(RemoteWorkload rw, String earlier, AdmissionResult.Fits fits) {
         String reason = "waiting for " + earlier + " to be deleted";
         if (!reason.equals(currentStatus(rw).getReason())) log.info(rw, "attempt pending", "reason", reason);
-        statusWriter.write(rw, freshStatus(rw, RemoteWorkloadPhase.PENDING, reason,
+        write(rw, freshStatus(rw, RemoteWorkloadPhase.PENDING, reason,
                 "an earlier copy still holds the name on cluster " + config.name()));
         return fits.after();
     }
@@ -253,7 +288,7 @@ public final class RemoteWorkloadReconciler {
         RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.RESERVED, null, "reserved on cluster " + config.name() + ": "
                 + fits.placements().size() + " pods fit; nothing starts until the manager commits this copy");
         status.setTopologyAssignments(TopologyReport.assignments(fits));
-        statusWriter.write(rw, status);
+        write(rw, status);
         return fits.after();
     }
 
@@ -263,7 +298,8 @@ public final class RemoteWorkloadReconciler {
         String attempt = rw.getSpec().getAttemptId();
         boolean leftovers = input.ownersByAttempt().containsKey(attempt) || input.podsByAttempt().containsKey(attempt);
         if (leftovers && (RemoteWorkloadPhase.STOPPED.equals(phase) || RemoteWorkloadPhase.REJECTED.equals(phase))) {
-            objects.deleteAttempt(rw.getMetadata().getNamespace(), attempt);
+            // by name from the pass's listing, as for orphans; what the caches do not show yet goes in a later pass
+            objects.deleteListed(input.ownersByAttempt().getOrDefault(attempt, List.of()), input.podsByAttempt().getOrDefault(attempt, List.of()));
         }
     }
 
@@ -276,7 +312,7 @@ public final class RemoteWorkloadReconciler {
         status.setCompletionTime(leaseClock.now().toString());
         metrics.leaseExpired();
         log.warn(rw, "attempt stopped: lease expired", "leaseRenewTime", spec.getLeaseRenewTime());
-        statusWriter.write(rw, status);
+        write(rw, status);
     }
 
     private void reject(RemoteWorkload rw, String reason, String message) {
@@ -284,7 +320,7 @@ public final class RemoteWorkloadReconciler {
         log.warn(rw, "attempt rejected", "reason", reason, "detail", message);
         RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.REJECTED, reason, message);
         status.setCompletionTime(leaseClock.now().toString());
-        statusWriter.write(rw, status);
+        write(rw, status);
     }
 
     private RemoteWorkloadStatus freshStatus(RemoteWorkload rw, String phase, String reason, String message) {
@@ -308,13 +344,17 @@ public final class RemoteWorkloadReconciler {
         return RemoteWorkloadPhase.isFinal(currentStatus(rw).getPhase());
     }
 
-    /** Admitted or Running, or objects exist for the attempt (the status write after creating them was lost). */
-    private static boolean isRunning(RemoteWorkload rw, PassInput input) {
+    /**
+     * Admitted or Running, or objects exist for the attempt (the status write after creating them was lost), or the
+     * agent created them and the caches do not show them yet.
+     */
+    private boolean isRunning(RemoteWorkload rw, PassInput input) {
         if (isFinal(rw)) return false;
         String phase = currentStatus(rw).getPhase();
         return RemoteWorkloadPhase.ADMITTED.equals(phase) || RemoteWorkloadPhase.RUNNING.equals(phase)
                 || input.ownersByAttempt().containsKey(rw.getSpec().getAttemptId())
-                || input.podsByAttempt().containsKey(rw.getSpec().getAttemptId());
+                || input.podsByAttempt().containsKey(rw.getSpec().getAttemptId())
+                || assumptions.createdUnseen(rw.getMetadata().getNamespace(), rw.getSpec().getAttemptId());
     }
 
     /** Phases as written this pass (the status writer sets each RemoteWorkload's status in place). */
