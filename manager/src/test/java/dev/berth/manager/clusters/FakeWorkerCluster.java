@@ -78,6 +78,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     private final List<Runnable> heldCreates = new ArrayList<>();
     private final Map<String, Integer> omitted = new HashMap<>();
     private final Map<String, Integer> livePods = new HashMap<>();
+    private java.util.function.Consumer<Call> onCall = call -> { };
     private Creates creates = Creates.ANSWERED;
     private boolean renewalsFail;
     private boolean partitioned;
@@ -106,6 +107,8 @@ public final class FakeWorkerCluster extends ClusterCalls {
     // ---- what a row sets -------------------------------------------------------------------------
 
     public FakeWorkerCluster creates(Creates mode) { creates = mode; return this; }
+    /** Runs as each call arrives, before it is answered (to look at the manager's store at that moment). */
+    public FakeWorkerCluster onCall(java.util.function.Consumer<Call> observer) { onCall = observer; return this; }
     public FakeWorkerCluster renewalsFail(boolean fail) { renewalsFail = fail; return this; }
     public FakeWorkerCluster partitioned(boolean cut) { partitioned = cut; return this; }
     /** A dead or frozen agent: its heartbeat stops, the API still answers. */
@@ -212,7 +215,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     public Future<RemoteWorkload> create(RemoteWorkload attempt) {
         String workload = attempt.getMetadata().getName();
         RemoteWorkloadSpec spec = attempt.getSpec();
-        calls.add(new Call("create", workload, spec.getAttemptId(), spec.getFencingEpoch(), clock.instant()));
+        record(new Call("create", workload, spec.getAttemptId(), spec.getFencingEpoch(), clock.instant()));
         if (partitioned) return timeout();
         return switch (creates) {
             case ANSWERED -> ok(store(attempt));
@@ -233,7 +236,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     @Override
     public Future<Void> renew(String namespace, String workload, String renewTime, long epoch) {
         Copy copy = copies.get(workload);
-        calls.add(new Call("renew", workload, copy == null ? null : copy.attemptId, epoch, clock.instant()));
+        record(new Call("renew", workload, copy == null ? null : copy.attemptId, epoch, clock.instant()));
         if (partitioned) return timeout();
         if (renewalsFail) return failed(new KubernetesClientException("service unavailable", 503, null));
         if (copy == null) return failed(new KubernetesClientException("not found", 404, null));
@@ -246,7 +249,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     @Override
     public Future<Void> commit(String namespace, String workload, String attemptId, String renewTime, long epoch) {
         Copy copy = copies.get(workload);
-        calls.add(new Call("commit", workload, attemptId, epoch, clock.instant()));
+        record(new Call("commit", workload, attemptId, epoch, clock.instant()));
         if (partitioned) return timeout();
         if (copy == null) return failed(new KubernetesClientException("not found", 404, null));
         if (!attemptId.equals(copy.attemptId) || copy.epoch > epoch) {
@@ -263,7 +266,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     @Override
     public Future<Void> delete(String namespace, String workload) {
         Copy copy = copies.get(workload);
-        calls.add(new Call("delete", workload, copy == null ? null : copy.attemptId, 0, clock.instant()));
+        record(new Call("delete", workload, copy == null ? null : copy.attemptId, 0, clock.instant()));
         if (partitioned) return timeout();
         copies.remove(workload);
         return ok(null);
@@ -271,7 +274,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
 
     @Override
     public Future<Integer> fenceAttempt(String namespace, String workload, String attemptId) {
-        calls.add(new Call("fence", workload, attemptId, 0, clock.instant()));
+        record(new Call("fence", workload, attemptId, 0, clock.instant()));
         if (partitioned) return timeout();
         Copy copy = copies.get(workload);
         if (copy != null && attemptId.equals(copy.attemptId)) copies.remove(workload);
@@ -288,6 +291,11 @@ public final class FakeWorkerCluster extends ClusterCalls {
     public BreakerState breakerState() { return BreakerState.CLOSED; }
 
     // ---- internals -------------------------------------------------------------------------------
+
+    private void record(Call call) {
+        calls.add(call);
+        onCall.accept(call);
+    }
 
     private RemoteWorkload store(RemoteWorkload attempt) {
         RemoteWorkloadSpec spec = attempt.getSpec();

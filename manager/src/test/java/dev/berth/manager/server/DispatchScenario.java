@@ -81,6 +81,20 @@ final class DispatchScenario {
         return this;
     }
 
+    /**
+     * The drills' settings (ManagerFlags.FAILOVER): workerLostTimeout 10 s, lease 6 s, margin 1 s, contact grace and
+     * agent lost after 4 s, heartbeat late after 3 s, stale after 4 s, calls of 1.5 s tried twice.
+     */
+    DispatchScenario drillSettings() {
+        return options(o -> new DispatchOptions(o.managerId(), Duration.ofSeconds(6), o.pollInterval(),
+                new dev.berth.manager.dispatch.PlacementOptions(Duration.ofSeconds(4), Duration.ofMinutes(5)),
+                new dev.berth.manager.dispatch.FailoverOptions(Duration.ofSeconds(10), Duration.ofSeconds(1),
+                        new dev.berth.manager.dispatch.HealthOptions(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofSeconds(4))),
+                new dev.berth.manager.clusters.ResilienceOptions(Duration.ofMillis(1500), 2, Duration.ofMillis(200), 50f, 10,
+                        Duration.ofSeconds(3), 8),
+                o.workQueue(), o.unservedFlavors(), o.startTimeout()));
+    }
+
     /** The MultiKueueConfig's berth.dev/dispatch-strategy (AllAtOnce, Incremental, External). */
     DispatchScenario strategy(String name) {
         strategy = name;
