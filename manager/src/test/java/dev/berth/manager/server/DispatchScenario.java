@@ -181,6 +181,15 @@ final class DispatchScenario {
         return this;
     }
 
+    /** kubectl patch workload --type=merge -p '{"spec":{"active":false}}': deactivates it (Kueue's eviction reason Deactivated). */
+    DispatchScenario deactivate(String job) {
+        ObjectNode patch = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        patch.putObject("spec").put("active", false);
+        manager.onStateThread(() -> manager.api.mergePatch(dev.berth.manager.api.ResourcePath.collection(Resources.WORKLOADS, "v1beta2", NAMESPACE)
+                .named(workload(job)), patch));
+        return this;
+    }
+
     /** The operator annotates the MultiKueueCluster: berth.dev/cordon, berth.dev/drain. */
     DispatchScenario mark(String cluster, boolean cordoned, boolean draining) {
         manager.mark(cluster, cordoned, draining);
