@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * docs/failover.md, "Leases and fencing: never two live copies" and "workerLostTimeout": leases, lost clusters,
  * fenced old attempts, returning clusters and the operator's drain, over the manager's real dispatch logic.
+ * Checked against a reverted fix (2026-12-02): without drill 1's pod fence (ClusterFailover.evict's fenceOldPods)
+ * the dead-agent row fails.
  */
 class DispatchScenarioFailoverTest {
 

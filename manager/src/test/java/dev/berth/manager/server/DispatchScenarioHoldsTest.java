@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * docs/failover.md's holds: a create never acknowledged, write-ahead dispatch, an attempt missing from listings, a dead
  * leader's unconfirmed dispatch, and issue 20's rules 1, 2 and 4 (start timeout, unserved flavor, evicted copy stops).
+ * Checked against reverted fixes (2026-12-02): without drill 4b's hold of an unanswered create the 503 and drill 4b
+ * rows fail; without write-ahead dispatch (order and durability gate of 2ef7c38) the write-ahead row fails; without
+ * the refused-create backoff (40e0c5a) the refused-create row never settles.
  */
 class DispatchScenarioHoldsTest {
 
