@@ -22,8 +22,9 @@ import java.util.concurrent.Callable;
  * ({@link ClusterResilience}), and answers with a Future completed on some other thread: callers hop
  * back to the state thread before touching manager state. A hung cluster therefore delays only its
  * own calls. It remembers when a call last succeeded and the latest failure, for the health policy.
+ * Not final only so that the dispatch scenario tests can stand a fake worker cluster behind it.
  */
-public final class ClusterCalls implements AutoCloseable {
+public class ClusterCalls implements AutoCloseable {
     private final String cluster;
     private final KubernetesClient client;
     private final AutoCloseable connection;

@@ -146,6 +146,15 @@ public final class WorkerClusters implements AutoCloseable {
         poll(cluster);
     }
 
+    /** Tests (dispatch scenarios): a cluster whose calls are given, no kubeconfig nor client; polled at once, as a built client is. */
+    void connectWith(String name, ClusterCalls calls) {
+        disconnect(name);
+        WorkerCluster cluster = new WorkerCluster(name, ++generations, KubeconfigSource.ofPath("given calls of " + name), clock.instant());
+        clusters.put(name, cluster);
+        cluster.calls = calls;
+        poll(cluster);
+    }
+
     private long millisSince(Instant since) {
         return java.time.Duration.between(since, clock.instant()).toMillis();
     }

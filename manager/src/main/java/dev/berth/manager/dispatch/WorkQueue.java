@@ -73,6 +73,11 @@ public final class WorkQueue<K> {
         return inARow;
     }
 
+    /** The key is to be tried again after a wait (a worker refused its create), or at once should an event add it meanwhile. */
+    public void retryAfter(K key, Duration wait) {
+        retryAt.put(key, clock.instant().plus(wait));
+    }
+
     /** The key was reconciled: its failures are forgotten, and a retry still waiting is dropped. */
     public void forget(K key) {
         failures.remove(key);

@@ -338,6 +338,17 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         queue.add(key);
     }
 
+    /**
+     * The attempt's last copy was refused by its cluster (a 4xx: nothing landed): as {@link #lastCopyGone}, but placed
+     * again only after the work queue's backoff for the refusals in a row, not at once: a worker that refuses every
+     * create (a terminating namespace, an older CRD) would otherwise be sent new attempts as fast as it answers.
+     */
+    void lastCopyRefused(WorkloadKey key, DispatchAttempt attempt, int refusalsInARow) {
+        retire(key, attempt);
+        DispatchStatusWriter.writeDispatch(state, key, null, null);
+        queue.retryAfter(key, options.workQueue().backoff(refusalsInARow));
+    }
+
     private AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
         for (AdmissionCheckState check : status.admissionChecks()) {
             if (KueueApi.MULTIKUEUE_CONTROLLER.equals(checks.controllerOf(check.name()))) return check;

@@ -24,6 +24,8 @@ final class RemoteCreates {
     private final Clock clock;
     private final long epoch;
     private final ObjectStore store;
+    /** Per workload, its creates refused (4xx) in a row since one was acknowledged: the backoff before it is placed again. */
+    private final java.util.Map<WorkloadKey, Integer> refusals = new java.util.HashMap<>();
 
     RemoteCreates(Dispatcher dispatcher, ObjectStore store, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
@@ -47,6 +49,7 @@ final class RemoteCreates {
                 if (created.succeeded()) {
                     attempt.confirmed.add(cluster);
                     attempt.createAnsweredAt.put(cluster, clock.instant());
+                    refusals.remove(key);
                 }
                 if (dispatcher.attempts().get(key) != attempt) {
                     abandonedMeanwhile(key, attempt, cluster, created.succeeded(), answered);
@@ -71,7 +74,9 @@ final class RemoteCreates {
                 .log("dispatch failed: " + cause.getMessage());
         attempt.clusters.remove(cluster);
         if (!answered) dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
-        if (attempt.clusters.isEmpty()) {
+        if (attempt.clusters.isEmpty() && answered) {
+            dispatcher.lastCopyRefused(key, attempt, refusals.merge(key, 1, Integer::sum));
+        } else if (attempt.clusters.isEmpty()) {
             dispatcher.lastCopyGone(key, attempt);
             dispatcher.reconcile();
         }
