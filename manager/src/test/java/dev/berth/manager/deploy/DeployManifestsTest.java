@@ -165,25 +165,26 @@ class DeployManifestsTest {
     /** The shape of the agent's roles; that they match what the agent really does is WorkerRbacContractTest's (system module). */
     @Test
     void agentIsGrantedExactlyWhatItNeeds() {
-        Set<String> createListDelete = Set.of("list", "create", "delete");
+        // listed and watched: the agent's passes read informer caches of what it dispatched (ClusterCaches)
+        Set<String> dispatchedKind = Set.of("list", "watch", "create", "delete");
         assertThat(grants(only(agent, "ClusterRole", "berth-agent"))).isEqualTo(grantsOf(
                 "berth.dev/remoteworkloads", Set.of("list", "watch"),
                 "berth.dev/remoteworkloads/status", Set.of("update"),
-                "batch/jobs", createListDelete,
-                "jobset.x-k8s.io/jobsets", createListDelete,
-                "kubeflow.org/pytorchjobs", createListDelete,
-                "kubeflow.org/mpijobs", createListDelete,
-                "ray.io/rayjobs", createListDelete,
-                "ray.io/rayclusters", createListDelete,
-                "trainer.kubeflow.org/trainjobs", createListDelete,
+                "batch/jobs", dispatchedKind,
+                "jobset.x-k8s.io/jobsets", dispatchedKind,
+                "kubeflow.org/pytorchjobs", dispatchedKind,
+                "kubeflow.org/mpijobs", dispatchedKind,
+                "ray.io/rayjobs", dispatchedKind,
+                "ray.io/rayclusters", dispatchedKind,
+                "trainer.kubeflow.org/trainjobs", dispatchedKind,
                 "trainer.kubeflow.org/trainingruntimes", Set.of("create"),
                 "trainer.kubeflow.org/clustertrainingruntimes", Set.of("create"),
-                "apps/deployments", createListDelete,
-                "apps/statefulsets", createListDelete,
-                "leaderworkerset.x-k8s.io/leaderworkersets", createListDelete,
-                "workload.codeflare.dev/appwrappers", createListDelete,
+                "apps/deployments", dispatchedKind,
+                "apps/statefulsets", dispatchedKind,
+                "leaderworkerset.x-k8s.io/leaderworkersets", dispatchedKind,
+                "workload.codeflare.dev/appwrappers", dispatchedKind,
                 "/pods", Set.of("list", "watch", "create", "delete"),
-                "/nodes", Set.of("list"),
+                "/nodes", Set.of("list", "watch"),
                 "autoscaling.x-k8s.io/provisioningrequests", Set.of("get", "create"),
                 "/podtemplates", Set.of("get", "create")));
         assertThat(grants(only(agent, "Role", "berth-agent"))).isEqualTo(Map.of(
