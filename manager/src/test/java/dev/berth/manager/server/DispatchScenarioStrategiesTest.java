@@ -14,6 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * docs/failover.md, "Multi-cluster strategies: only a committed copy ever starts": AllAtOnce, Incremental and
  * External reserve on several clusters, commit exactly one, withdraw the others, across a partition and a new leader.
+ * Checked against reverted rules (2026-12-02): with a refused commit (409) treated as unanswered both 409 rows fail;
+ * without the withdrawal of de-nominated clusters (External) the narrowed and cleared rows fail.
  */
 class DispatchScenarioStrategiesTest {
 
@@ -105,6 +107,17 @@ class DispatchScenarioStrategiesTest {
                     assertThat(s.check("job-1")).isEqualTo("Ready");
                     assertThat(s.holding("job-1")).as("a's superseded reservation is withdrawn too").containsExactly("b");
                     assertExactlyOneCommit(s, "job-1", "b");
+                }),
+                row("Multi-cluster strategies: Commit (a refused patch)",
+                        "both reserved, the first's commit refused with 409: the other, already Reserved, is committed without a new report", s -> {
+                    s.strategy("AllAtOnce").clusters("a", "b").start();
+                    s.submit("job-1", 2);
+                    s.cluster("a").commitsSuperseded(true);
+                    s.report("a", "job-1", "Reserved").report("b", "job-1", "Reserved").advance(Duration.ofSeconds(3));
+                    assertThat(s.verbs("a", "job-1")).contains("commit");
+                    assertExactlyOneCommit(s, "job-1", "b");
+                    assertThat(s.holding("job-1")).containsExactly("b");
+                    assertThat(s.dispatch("job-1").cluster()).isEqualTo("b");
                 }),
                 row("Multi-cluster strategies: External (status.nominatedClusterNames)",
                         "nothing is created before a nomination; then copies are reserved only on the nominated clusters", s -> {
