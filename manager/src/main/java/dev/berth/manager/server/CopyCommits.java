@@ -51,6 +51,28 @@ final class CopyCommits {
         confirmed(key, cluster, attempt);
     }
 
+    /**
+     * External dispatch, before any commit: the reservations on clusters the outside controller no longer nominates
+     * are withdrawn (deleted; one never confirmed holds the workload until its lease ran out), as Kueue removes a
+     * non-nominated cluster's remote workload. With none left, the workload waits for a nomination again.
+     */
+    void withdrawUnnominated(WorkloadKey key, DispatchAttempt attempt, java.util.List<String> nominated) {
+        if (attempt.committedTo != null) return;
+        for (String cluster : new ArrayList<>(attempt.clusters)) {
+            if (nominated.contains(cluster)) continue;
+            dispatcher.deleteRemote(key, cluster, attempt.id, "withdrawn: cluster " + cluster + " is no longer in status.nominatedClusterNames");
+            if (!attempt.confirmed.contains(cluster)) {
+                dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "withdrawn from the nomination before its create was confirmed");
+            }
+            attempt.clusters.remove(cluster);
+            attempt.reservedSince.remove(cluster);
+        }
+        if (attempt.clusters.isEmpty()) {
+            dispatcher.lastCopyGone(key, attempt);
+            dispatcher.reconcile();
+        }
+    }
+
     private void act(WorkloadKey key, DispatchAttempt attempt) {
         CommitDecider.Decision decision = decider.decide(new CommitDecider.Copies(new ArrayList<>(attempt.clusters), attempt.reservedSince,
                 attempt.committedTo, attempt.commitSentAt, attempt.commitConfirmed));

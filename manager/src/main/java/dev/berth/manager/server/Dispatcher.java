@@ -10,6 +10,7 @@ import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.dispatch.HealthAssessment;
+import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
@@ -267,15 +268,18 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
 
     /**
      * Incremental dispatch (MultiKueue parity): while no copy of an attempt is committed, the step's number
-     * of eligible clusters is added every round; External: clusters nominated since are added. Called periodically.
+     * of eligible clusters is added every round; External: clusters nominated since are added, and reservations on
+     * clusters no longer nominated are withdrawn (Kueue removes non-nominated remotes). Called periodically.
      */
     void widenIncrementalAttempts() {
         if (clusters == null) return;
-        attempts.forEach((key, attempt) -> {
+        new HashMap<>(attempts).forEach((key, attempt) -> { // a copy: a withdrawal may retire the attempt
             if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null || attempt.withdrawing) return;
             List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
             List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
                     .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
+            if (attempt.strategy == DispatchStrategy.EXTERNAL) commits.withdrawUnnominated(key, attempt, nominated);
+            if (attempts.get(key) != attempt) return;
             PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);

@@ -68,6 +68,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
         String leaseRenewTime;
         String phase;
         String reason;
+        List<RemoteWorkloadStatus.PodProblem> podProblems = List.of();
         long version;
     }
 
@@ -81,6 +82,9 @@ public final class FakeWorkerCluster extends ClusterCalls {
     private java.util.function.Consumer<Call> onCall = call -> { };
     private Creates creates = Creates.ANSWERED;
     private boolean renewalsFail;
+    private boolean commitsSuperseded;
+    private BreakerState breaker = BreakerState.CLOSED;
+    private final List<Call> refusedCommits = new ArrayList<>();
     private boolean partitioned;
     private boolean agentAlive = true;
     private Instant lastBeat;
@@ -110,6 +114,10 @@ public final class FakeWorkerCluster extends ClusterCalls {
     /** Runs as each call arrives, before it is answered (to look at the manager's store at that moment). */
     public FakeWorkerCluster onCall(java.util.function.Consumer<Call> observer) { onCall = observer; return this; }
     public FakeWorkerCluster renewalsFail(boolean fail) { renewalsFail = fail; return this; }
+    /** Commits are answered 409: the reservation was superseded (another attempt's copy, or a newer leader's stamp). */
+    public FakeWorkerCluster commitsSuperseded(boolean refuse) { commitsSuperseded = refuse; return this; }
+    /** The state the manager's circuit breaker for this cluster reports (the calls still answer as the row set). */
+    public FakeWorkerCluster breaker(BreakerState state) { breaker = state; return this; }
     public FakeWorkerCluster partitioned(boolean cut) { partitioned = cut; return this; }
     /** A dead or frozen agent: its heartbeat stops, the API still answers. */
     public FakeWorkerCluster agentAlive(boolean alive) { agentAlive = alive; return this; }
@@ -135,7 +143,15 @@ public final class FakeWorkerCluster extends ClusterCalls {
         if (copy == null) throw new IllegalStateException("cluster " + name + " holds no copy of " + workload);
         copy.phase = phase;
         copy.reason = reason;
+        copy.podProblems = List.of();
         copy.version = ++versions;
+        return this;
+    }
+
+    /** The agent reports the copy Admitted, its pod not running: the cluster's scheduler found no node for it (drill 10). */
+    public FakeWorkerCluster unschedulable(String workload, String message) {
+        report(workload, "Admitted", null);
+        copies.get(workload).podProblems = List.of(new RemoteWorkloadStatus.PodProblem(workload + "-0", null, "Unschedulable", message));
         return this;
     }
 
@@ -157,6 +173,11 @@ public final class FakeWorkerCluster extends ClusterCalls {
     /** The verbs sent about one workload, in order ("create", "renew", "commit", "delete", "fence"). */
     public List<String> verbs(String workload) {
         return calls.stream().filter(c -> c.workload().equals(workload)).map(Call::verb).toList();
+    }
+
+    /** The commits of the workload this cluster did not refuse with an answer (a refused commit starts nothing). */
+    public long commitsNotRefused(String workload) {
+        return calls.stream().filter(c -> c.verb().equals("commit") && c.workload().equals(workload) && !refusedCommits.contains(c)).count();
     }
 
     public boolean holds(String workload) { return copies.containsKey(workload); }
@@ -249,10 +270,15 @@ public final class FakeWorkerCluster extends ClusterCalls {
     @Override
     public Future<Void> commit(String namespace, String workload, String attemptId, String renewTime, long epoch) {
         Copy copy = copies.get(workload);
-        record(new Call("commit", workload, attemptId, epoch, clock.instant()));
+        Call call = new Call("commit", workload, attemptId, epoch, clock.instant());
+        record(call);
         if (partitioned) return timeout();
-        if (copy == null) return failed(new KubernetesClientException("not found", 404, null));
-        if (!attemptId.equals(copy.attemptId) || copy.epoch > epoch) {
+        if (copy == null) {
+            refusedCommits.add(call);
+            return failed(new KubernetesClientException("not found", 404, null));
+        }
+        if (commitsSuperseded || !attemptId.equals(copy.attemptId) || copy.epoch > epoch) {
+            refusedCommits.add(call);
             return failed(new KubernetesClientException("copy is no longer attempt " + attemptId, 409, null));
         }
         copy.reservation = false;
@@ -288,7 +314,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     public String lastError() { return lastError; }
 
     @Override
-    public BreakerState breakerState() { return BreakerState.CLOSED; }
+    public BreakerState breakerState() { return breaker; }
 
     // ---- internals -------------------------------------------------------------------------------
 
@@ -338,6 +364,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
             status.setReason(copy.reason);
             status.setAttemptId(copy.attemptId);
             if ("Running".equals(copy.phase)) status.setPodsRunning(1);
+            status.setPodProblems(new ArrayList<>(copy.podProblems));
             remote.setStatus(status);
         }
         return remote;

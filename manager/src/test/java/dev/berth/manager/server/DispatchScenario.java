@@ -190,6 +190,19 @@ final class DispatchScenario {
         return this;
     }
 
+    /**
+     * An outside controller (the External strategy's dispatcher) sets the Workload's status.nominatedClusterNames,
+     * as kubectl patch --subresource=status --type=merge would; an empty list clears the nomination.
+     */
+    DispatchScenario nominate(String job, String... clusters) {
+        ObjectNode patch = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        var names = patch.putObject("status").putArray("nominatedClusterNames");
+        for (String cluster : clusters) names.add(cluster);
+        manager.onStateThread(() -> manager.api.mergePatchStatus(dev.berth.manager.api.ResourcePath.collection(Resources.WORKLOADS, "v1beta2", NAMESPACE)
+                .named(workload(job)), patch));
+        return this;
+    }
+
     /** The operator annotates the MultiKueueCluster: berth.dev/cordon, berth.dev/drain. */
     DispatchScenario mark(String cluster, boolean cordoned, boolean draining) {
         manager.mark(cluster, cordoned, draining);

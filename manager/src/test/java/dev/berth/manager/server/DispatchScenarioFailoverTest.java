@@ -4,6 +4,7 @@ import static dev.berth.manager.server.DispatchScenario.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.clusters.FakeWorkerCluster.Call;
+import dev.berth.manager.dispatch.BreakerState;
 import dev.berth.manager.server.DispatchScenario.Row;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * docs/failover.md, "Leases and fencing: never two live copies" and "workerLostTimeout": leases, lost clusters,
- * fenced old attempts, returning clusters and the operator's drain, over the manager's real dispatch logic.
+ * fenced old attempts, returning clusters and the operator's drain, over the manager's real dispatch logic; and
+ * "Cluster health": a cluster whose circuit breaker is open gets no copy (checked against PlacementPolicy without its
+ * BreakerOpen rejection: the single-cluster row fails, health alone says only "Unreachable").
  * Checked against a reverted fix (2026-12-02): without drill 1's pod fence (ClusterFailover.evict's fenceOldPods)
  * the dead-agent row fails.
  */
@@ -116,6 +119,31 @@ class DispatchScenarioFailoverTest {
                     assertThat(s.verbs("a", "job-1")).doesNotContain("delete");
                     assertThat(s.dispatch("job-1").attemptId()).isEqualTo(attempt);
                     assertThat(s.check("job-1")).isEqualTo("Ready");
+                }),
+                row("Cluster health: Unreachable (breaker open) is skipped by placement", "a cluster whose breaker is open gets no copy; the next one does", s -> {
+                    s.clusters("a", "b").start();
+                    s.cluster("a").breaker(BreakerState.OPEN);
+                    s.advance(Duration.ofSeconds(1)).submit("job-1", 2).advance(Duration.ofSeconds(1));
+                    assertThat(s.createdOn("job-1")).containsExactly("b");
+                    assertThat(s.verbs("a", "job-1")).isEmpty();
+                    assertThat(s.dispatch("job-1").cluster()).isEqualTo("b");
+                    s.cluster("a").breaker(BreakerState.CLOSED);
+                    s.report("b", "job-1", "Running").advance(Duration.ofSeconds(2));
+                    assertThat(s.createdOn("job-1")).as("a closed breaker moves nothing back").containsExactly("b");
+                    assertThat(s.check("job-1")).isEqualTo("Ready");
+                }),
+                row("Cluster health: Unreachable (breaker open) is skipped by placement", "with the only cluster's breaker open the workload waits, then goes there once it closes", s -> {
+                    s.clusters("a").start();
+                    s.cluster("a").breaker(BreakerState.OPEN);
+                    s.advance(Duration.ofSeconds(1)).submit("job-1", 2).advance(Duration.ofSeconds(5));
+                    assertThat(s.createdOn("job-1")).isEmpty();
+                    assertThat(s.check("job-1")).isEqualTo("Pending");
+                    assertThat(s.checkMessage("job-1")).contains("circuit breaker open");
+                    assertThat(s.dispatch("job-1")).isNull();
+                    s.cluster("a").breaker(BreakerState.CLOSED);
+                    s.advance(Duration.ofSeconds(2));
+                    assertThat(s.createdOn("job-1")).containsExactly("a");
+                    assertThat(s.dispatch("job-1").cluster()).isEqualTo("a");
                 })
         );
     }

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * leader's unconfirmed dispatch, and issue 20's rules 1, 2 and 4 (start timeout, unserved flavor, evicted copy stops).
  * Checked against reverted fixes (2026-12-02): without drill 4b's hold of an unanswered create the 503 and drill 4b
  * rows fail; without write-ahead dispatch (order and durability gate of 2ef7c38) the write-ahead row fails; without
- * the refused-create backoff (40e0c5a) the refused-create row never settles.
+ * the refused-create backoff (40e0c5a) the refused-create row never settles; with StartTimeoutWithdrawals blind to
+ * unschedulable pods the drill 10 row fails (the admitted copy is renewed, never withdrawn).
  */
 class DispatchScenarioHoldsTest {
 
@@ -152,6 +153,27 @@ class DispatchScenarioHoldsTest {
                     assertThat(s.verbs("a", "job-1")).as("the expiry, then a renewal at once").containsExactly("create", "renew", "renew", "renew");
                     assertThat(s.cluster("a").leaseRenewTimeOf(s.workload("job-1"))).isGreaterThan("2026-12-02T00:00:30Z");
                     assertThat(s.check("job-1")).isEqualTo("Ready");
+                }),
+                row("Unstarted attempts are withdrawn (issue 20 rule 1, drill 10)",
+                        "an admitted copy whose pod finds no node is fenced after the start timeout, stopped by its agent, then placed elsewhere", s -> {
+                    s.options(o -> o.withStartTimeout(new StartTimeoutOptions(Duration.ofSeconds(30), Duration.ofMinutes(10))))
+                            .clusters("a", "b").start();
+                    s.submit("job-1", 2);
+                    s.cluster("a").unschedulable(s.workload("job-1"), "0/2 nodes are available: 2 Insufficient nvidia.com/gpu");
+                    s.advance(Duration.ofSeconds(29));
+                    assertThat(s.verbs("a", "job-1")).as("before the timeout: renewed only").containsExactly("create", "renew");
+                    s.advance(Duration.ofSeconds(2));
+                    assertThat(s.cluster("a").leaseRenewTimeOf(s.workload("job-1"))).as("the lease expired on purpose").isLessThan("2026-12-02T00:00:00Z");
+                    s.advance(Duration.ofSeconds(3));
+                    assertThat(s.createdOn("job-1")).as("no node is no start: it waits for the agent").containsExactly("a");
+                    assertThat(s.verbs("a", "job-1")).as("not renewed again").containsExactly("create", "renew", "renew");
+                    s.report("a", "job-1", "Stopped", "LeaseExpired").advance(Duration.ofSeconds(2));
+                    assertThat(s.createdOn("job-1")).containsExactly("a", "b");
+                    assertThat(s.holding("job-1")).containsExactly("b");
+                    assertThat(s.history("job-1")).first().satisfies(h -> assertThat(h.outcome()).isEqualTo("StartTimeout"));
+                    assertThat(s.checkMessage("job-1")).contains("withdrawn from a").contains("unschedulable: 0/2 nodes are available");
+                    assertThat(s.condition("job-1", "QuotaReserved")).startsWith("True");
+                    assertThat(s.dispatch("job-1").cluster()).isEqualTo("b");
                 }),
                 row("Quota held in a flavor no cluster serves (issue 20 rule 2)", "the check says so at once, and the quota is released after the timeout", s -> {
                     s.clusters("a").start();
