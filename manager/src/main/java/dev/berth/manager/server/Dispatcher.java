@@ -10,7 +10,6 @@ import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.dispatch.HealthAssessment;
-import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.dispatch.PlacementRequest;
@@ -72,6 +71,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     final StartTimeoutWithdrawals withdrawals;
     /** Sends an attempt's creates, and acts on their answers. */
     private final RemoteCreates creates;
+    private final AttemptWidening widening;
     /** Reads attempts, holds and quota holders back from the stored Workloads. */
     private final StoredAttempts stored;
     /** AdmissionChecks and MultiKueueConfigs, decoded once per stored version. */
@@ -106,6 +106,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         this.stops = new EvictedCopyStops(this, state, clock, options);
         state.controller.setRunningCopies(attempts::containsKey);
         this.commits = new CopyCommits(this, state, clock, epoch);
+        this.widening = new AttemptWidening(this, state, policy, commits, creates);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
         this.withdrawals = new StartTimeoutWithdrawals(this, state, clock, options);
         this.checks = new AdmissionCheckReads(state.store);
@@ -266,24 +267,9 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
                 + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
     }
 
-    /**
-     * Incremental dispatch (MultiKueue parity): while no copy of an attempt is committed, the step's number
-     * of eligible clusters is added every round; External: clusters nominated since are added, and reservations on
-     * clusters no longer nominated are withdrawn (Kueue removes non-nominated remotes). Called periodically.
-     */
+    /** Incremental and External attempts gain clusters while none of their copies is committed ({@link AttemptWidening}). */
     void widenIncrementalAttempts() {
-        if (clusters == null) return;
-        new HashMap<>(attempts).forEach((key, attempt) -> { // a copy: a withdrawal may retire the attempt
-            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null || attempt.withdrawing) return;
-            List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
-            List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
-                    .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
-            if (attempt.strategy == DispatchStrategy.EXTERNAL) commits.withdrawUnnominated(key, attempt, nominated);
-            if (attempts.get(key) != attempt) return;
-            PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
-            List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
-            if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
-        });
+        if (clusters != null) widening.widen(clusters);
     }
 
     private ClusterView inFlightView(String cluster) {
