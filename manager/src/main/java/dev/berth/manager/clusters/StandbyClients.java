@@ -102,7 +102,7 @@ public final class StandbyClients implements AutoCloseable {
 
     private Optional<Warm> build(String name, KubeconfigSource source) {
         try {
-            Warm warm = new Warm(source, WorkerClusters.build(source, resilience));
+            Warm warm = new Warm(source, KubeconfigClients.build(source, resilience));
             synchronized (this) {
                 Warm previous = held.put(name, warm);
                 if (previous != null) previous.client.close();

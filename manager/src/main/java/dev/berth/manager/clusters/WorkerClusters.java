@@ -6,7 +6,6 @@ import dev.berth.protocol.Annotations;
 import dev.berth.protocol.crd.CapacityReport;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.client.Config;
 import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.ClusterHealthPolicy;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
@@ -16,8 +15,6 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import java.io.File;
-import java.io.FileNotFoundException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,7 +27,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,7 +111,7 @@ public final class WorkerClusters implements AutoCloseable {
         // and creating one on a Vert.x thread is what Vert.x warns about ("already on a Vert.x context").
         Future.fromCompletionStage(CompletableFuture.supplyAsync(() -> {
             try {
-                return client(source);
+                return KubeconfigClients.build(source, resilience);
             } catch (Exception unusable) {
                 throw new CompletionException(unusable);
             }
@@ -125,7 +121,7 @@ public final class WorkerClusters implements AutoCloseable {
                 return;
             }
             if (result.failed()) {
-                failed(cluster, describe(result.cause()));
+                failed(cluster, KubeconfigClients.describe(result.cause()));
                 return;
             }
             clientReady(cluster, result.result(), "built from " + source, List.of());
@@ -315,7 +311,7 @@ public final class WorkerClusters implements AutoCloseable {
                 })
                 .onComplete(done -> onState(() -> {
                     cluster.polling = false;
-                    if (done.failed() && clusters.get(cluster.name) == cluster) failed(cluster, describe(done.cause()));
+                    if (done.failed() && clusters.get(cluster.name) == cluster) failed(cluster, KubeconfigClients.describe(done.cause()));
                 }));
     }
 
@@ -353,40 +349,6 @@ public final class WorkerClusters implements AutoCloseable {
         cluster.lastHeartbeat = renewed;
         cluster.capacity = report;
         if (changed) events.capacityChanged(cluster.name);
-    }
-
-    private ClusterClient client(KubeconfigSource source) throws Exception {
-        return build(source, resilience);
-    }
-
-    /** A client for a cluster from its kubeconfig, with fabric8's own retries off and its time limits past resilience4j's. */
-    static ClusterClient build(KubeconfigSource source, ResilienceOptions resilience) throws Exception {
-        Config config;
-        if (source.path() != null) {
-            File file = new File(source.path());
-            if (!file.isFile()) throw new FileNotFoundException("kubeconfig file " + source.path() + " does not exist");
-            config = Config.fromKubeconfig(file);
-        } else {
-            config = Config.fromKubeconfig(source.content());
-        }
-        // resilience4j retries and limits time; fabric8's own limits only free the bulkhead's thread of a hung call
-        config.setRequestRetryBackoffLimit(0);
-        int limit = (int) Math.max(1_000, resilience.callTimeout().toMillis() * 2);
-        config.setRequestTimeout(limit);
-        config.setConnectionTimeout(limit);
-        config.setWatchReconnectLimit(0);
-        return ClusterClient.of(config);
-    }
-
-    /** An error's message without content of the kubeconfig: exception messages of the parser are replaced. */
-    private static String describe(Throwable error) {
-        Throwable cause = error;
-        while (cause.getCause() != null && cause.getMessage() == null) cause = cause.getCause();
-        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        if (message.contains("apiVersion") || message.contains("certificate-authority-data") || message.length() > 300) {
-            return "invalid kubeconfig: " + cause.getClass().getSimpleName();
-        }
-        return message;
     }
 
     private void onState(Runnable work) {
