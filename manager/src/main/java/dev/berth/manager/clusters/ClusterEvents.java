@@ -36,4 +36,11 @@ public interface ClusterEvents {
     /** The cluster's health changed; lostSince is set while it is lost (Unreachable or AgentLost). */
     default void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
     }
+
+    /**
+     * The operator changed the cluster's marks (berth.dev/cordon, berth.dev/drain on its MultiKueueCluster); called by
+     * the MultiKueueCluster hooks after {@link ClusterConnections#setOperatorMarks}, only when a mark changed.
+     */
+    default void operatorMarksChanged(String cluster, boolean cordoned, boolean draining, boolean wasCordoned, boolean wasDraining) {
+    }
 }

@@ -14,7 +14,6 @@ import dev.berth.manager.dispatch.HealthOptions;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * the state thread; every result hops back to the state thread before {@link ClusterEvents} hear it.
  * The public methods must be called on the state thread.
  */
-public final class WorkerClusters implements AutoCloseable {
+public final class WorkerClusters implements ClusterConnections, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WorkerClusters.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,41 +47,45 @@ public final class WorkerClusters implements AutoCloseable {
         return thread;
     });
 
-    private final Vertx vertx;
     private final Executor stateThread;
     private final ClusterEvents events;
     private final String origin;
     private final Clock clock;
     private final ResilienceOptions resilience;
     private final ClusterHealthPolicy healthPolicy;
-    /** Clients this replica kept warm while it followed; taken, not shared. */
-    private final StandbyClients standby;
+    /** Clients this replica kept warm while it followed; taken, not shared. Set before the first connect. */
+    private StandbyClients standby;
     private final Map<String, WorkerCluster> clusters = new LinkedHashMap<>();
     private final OperatorMarks marks = new OperatorMarks();
     private volatile List<ClusterHealthSnapshot> snapshots = List.of();
     private String flavorCatalogue = "[]";
     private long generations;
 
-    public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin) {
-        this(vertx, stateThread, events, origin, Clock.systemUTC(), ResilienceOptions.DEFAULTS, HealthOptions.DEFAULTS);
+    public WorkerClusters(Executor stateThread, ClusterEvents events, String origin) {
+        this(stateThread, events, origin, Clock.systemUTC(), ResilienceOptions.DEFAULTS, HealthOptions.DEFAULTS);
     }
 
-    public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin, Clock clock,
+    public WorkerClusters(Executor stateThread, ClusterEvents events, String origin, Clock clock,
                           ResilienceOptions resilience, HealthOptions health) {
-        this(vertx, stateThread, events, origin, clock, resilience, health, StandbyClients.NONE);
+        this(stateThread, events, origin, clock, resilience, health, StandbyClients.NONE);
     }
 
     /** As above, adopting the clients a follower kept warm ({@link StandbyClients}) instead of building them. */
-    public WorkerClusters(Vertx vertx, Executor stateThread, ClusterEvents events, String origin, Clock clock,
+    public WorkerClusters(Executor stateThread, ClusterEvents events, String origin, Clock clock,
                           ResilienceOptions resilience, HealthOptions health, StandbyClients standby) {
         this.standby = standby;
-        this.vertx = vertx;
         this.stateThread = stateThread;
         this.events = events;
         this.origin = origin;
         this.clock = clock;
         this.resilience = resilience;
         this.healthPolicy = new ClusterHealthPolicy(clock, health);
+    }
+
+    /** Before the first connect (a new leader, before its start): adopt the clients this replica kept warm as a follower. */
+    public void adoptWarmClients(StandbyClients warm) {
+        if (!clusters.isEmpty()) throw new IllegalStateException("warm clients are adopted before the first connect");
+        this.standby = warm;
     }
 
     /**

@@ -47,27 +47,27 @@ public final class AdmissionController {
     private long lastQueueStatusMillis;
 
     public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink) {
+        this(clock, options, sink, RunningCopies.NONE);
+    }
+
+    /**
+     * With who knows whether a workload's copy runs on a worker cluster (dispatch): evicting such a workload keeps
+     * its quota until {@link #copyStopped}.
+     */
+    public AdmissionController(Clock clock, SchedulerOptions options, StatusSink sink, RunningCopies runningCopies) {
         this.clock = clock;
         this.options = options;
         this.state = new SchedulerState(options.admissionFairSharing());
         this.queueStatus = new QueueStatusReporter(state, sink, options.fairSharing());
         WorkloadStatusWriter writer = new WorkloadStatusWriter(sink, clock);
         this.queues = new QueueManager(state, writer, queueStatus);
-        this.quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener);
+        this.quotaRelease = new QuotaRelease(state, queues, writer, queueStatus, listener, runningCopies);
         this.lifecycle = new WorkloadLifecycle(state, queues, quotaRelease, writer, queueStatus, sink, options.retainFinishedWorkloadsFor(),
                 options.deactivatedRetention());
         this.checks = new AdmissionCheckTransitions(queues, quotaRelease, writer, queueStatus, listener);
         this.podsReady = new WaitForPodsReady(options.waitForPodsReady(), state, queues, quotaRelease, writer);
         this.effects = new AdmissionEffects(state, quotaRelease, writer, queueStatus, listener, podsReady);
         this.reads = new AdmissionReadModel(state, options, queueStatus, clock);
-    }
-
-    /**
-     * Who knows whether a workload's copy runs on a worker cluster (the dispatcher): evicting such a
-     * workload keeps its quota until {@link #copyStopped}. {@link RunningCopies#NONE} by default.
-     */
-    public void setRunningCopies(RunningCopies copies) {
-        quotaRelease.runningCopies(copies);
     }
 
     /**

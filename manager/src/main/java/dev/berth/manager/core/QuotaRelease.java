@@ -21,19 +21,16 @@ final class QuotaRelease {
     private final QueueStatusReporter queueStatus;
     private final AdmissionListener listener;
     private long requeueSequence;
-    private RunningCopies runningCopies = RunningCopies.NONE;
+    private final RunningCopies runningCopies;
 
     QuotaRelease(SchedulerState state, QueueManager queues, WorkloadStatusWriter writer, QueueStatusReporter queueStatus,
-                 AdmissionListener listener) {
+                 AdmissionListener listener, RunningCopies runningCopies) {
         this.state = state;
+        this.runningCopies = runningCopies;
         this.queues = queues;
         this.writer = writer;
         this.queueStatus = queueStatus;
         this.listener = listener;
-    }
-
-    void runningCopies(RunningCopies copies) {
-        this.runningCopies = copies;
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.protocol.KueueApi;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.store.ObjectKey;
@@ -34,6 +37,15 @@ final class AdmissionCheckReads {
     /** The named AdmissionCheck's controller, or null when there is no such check. */
     String controllerOf(String checkName) {
         return checks.get(checkName).map(Check::controllerName).orElse(null);
+    }
+
+    /** The workload's MultiKueue admission check, or null when it has none (or no status). */
+    AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
+        if (status == null) return null;
+        for (AdmissionCheckState check : status.admissionChecks()) {
+            if (KueueApi.MULTIKUEUE_CONTROLLER.equals(controllerOf(check.name()))) return check;
+        }
+        return null;
     }
 
     Optional<Check> check(String checkName) {

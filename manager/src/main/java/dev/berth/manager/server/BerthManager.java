@@ -97,13 +97,12 @@ public final class BerthManager implements AutoCloseable {
     private long pollTimer = -1;
     private long leaseTimer = -1;
     private final DispatchOptions dispatchOptions;
-    private volatile WorkerClusters workerClusters;
+    private final WorkerClusters workerClusters;
     private final BerthMetrics metrics;
     private boolean closesStore = true;
     private SecurityOptions security;
     private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
     private volatile DashboardEventSource dashboardEvents;
-    private StandbyClients warmClients = StandbyClients.NONE;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
         this(store, clock, options, DispatchOptions.DEFAULTS);
@@ -143,12 +142,16 @@ public final class BerthManager implements AutoCloseable {
         JobFollower jobs = new JobFollower(new StoreStatusSink(feed, dispatch, this::forgetExpired), feed, events, clock);
         AdmissionController controller = new AdmissionController(clock, options, new EventingStatusSink(
                 jobs, feed, new EventingStatusSink.Resources(Resources.WORKLOADS.resource(),
-                Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock));
+                Resources.CLUSTER_QUEUES.resource(), Resources.LOCAL_QUEUES.resource()), events, clock), dispatch);
         controller.setListener(metrics.admissionListener());
         SchedulingPasses passes = new SchedulingPasses(feed, controller, Optional.of(this::runOnStateThread),
                 options.schedulingBatchWindow().toMillis(), dispatch);
         this.state = new ManagerState(feed, rbac, jobIntegration, frameworks, controller, jobs, passes);
-        this.hooks = ManagerResources.hooks(state);
+        // the worker clusters report to the dispatcher through this link; it is registered once the dispatcher exists (below)
+        ClusterEventsLink clusterEvents = new ClusterEventsLink();
+        this.workerClusters = new WorkerClusters(groupedStateThread(), clusterEvents, dispatchOptions.managerId(), clock,
+                dispatchOptions.resilience(), dispatchOptions.failover().health());
+        this.hooks = ManagerResources.hooks(state, workerClusters, clusterEvents);
         this.objectCounts = new NamespaceObjectCounts(feed, ObjectCountLimits.DEFAULTS);
         feed.listen(objectCounts);
         this.service = new ObjectService(feed, hooks.registry(), new NamespaceLifecycle(feed).then(objectCounts), clock);
@@ -162,9 +165,10 @@ public final class BerthManager implements AutoCloseable {
             long recovered = System.nanoTime();
             // The dispatcher exists before the first pass, so it hears of every reservation that pass
             // makes: a submission acknowledged by a previous leader whose pass never ran is dispatched.
-            Dispatcher dispatcher = new Dispatcher(state, clock, dispatchOptions, epoch, metrics.dispatchListener(),
+            Dispatcher dispatcher = new Dispatcher(state, workerClusters, clock, dispatchOptions, epoch, metrics.dispatchListener(),
                     new StoredClusterActionEvents(state, events));
             dispatch.register(dispatcher);
+            clusterEvents.register(dispatcher);
             dispatcher.recover(storedWorkloads);
             NamespaceBootstrap.finishTerminations(feed, service);
             long dispatcherRecovered = System.nanoTime();
@@ -186,18 +190,12 @@ public final class BerthManager implements AutoCloseable {
         state.controller.delete(key);
     }
 
-    /** Where batched passes and the rest of a long pass run: the state thread, after the delay. */
-    private void runOnStateThread(Runnable task, long delayMillis) {
-        if (delayMillis <= 0) stateThread.execute(task);
-        else batchTimer.schedule(() -> stateThread.execute(task), delayMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
-    public Future<HttpServer> start(Vertx vertx, String host, int port) {
-        this.vertx = vertx;
-        // Work the manager starts itself (timers, cluster events and answers) runs in journal groups: its writes
-        // share one sync per task, and every call that changes a worker cluster waits for that sync (sendGate)
-        GroupedStateThread grouped = new GroupedStateThread() {
+    /**
+     * Work the manager starts itself (timers, cluster events and answers) runs in journal groups: its writes share one
+     * sync per task, and every call that changes a worker cluster waits for that sync (the clusters' send gate).
+     */
+    private GroupedStateThread groupedStateThread() {
+        return new GroupedStateThread() {
             @Override
             public void execute(Runnable task) {
                 stateThread.execute(() -> state.inOneSync(task));
@@ -208,16 +206,26 @@ public final class BerthManager implements AutoCloseable {
                 store.whenDurable(send);
             }
         };
+    }
+
+    /** Where batched passes and the rest of a long pass run: the state thread, after the delay. */
+    private void runOnStateThread(Runnable task, long delayMillis) {
+        if (delayMillis <= 0) stateThread.execute(task);
+        else batchTimer.schedule(() -> stateThread.execute(task), delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts serving on host:port (0 picks a free port), and dispatching to the worker clusters. */
+    public Future<HttpServer> start(Vertx vertx, String host, int port) {
+        this.vertx = vertx;
+        GroupedStateThread grouped = groupedStateThread();
         housekeepingTimer = vertx.setPeriodic(1000, id -> grouped.execute(() -> {
             state.reschedule();
             hooks.inUse().releaseFreed(service);
             events.expire(clock.instant());
         }));
         onStateThread(() -> {
-            workerClusters = new WorkerClusters(vertx, grouped, dispatcher, dispatchOptions.managerId(), clock,
-                    dispatchOptions.resilience(), dispatchOptions.failover().health(), warmClients);
-            dispatcher.clusters = workerClusters;
-            hooks.multiKueue().attach(workerClusters, dispatcher.failover);
+            dispatcher.start();
+            hooks.multiKueue().connectStored();
             return null;
         });
         pollTimer = vertx.setPeriodic(Math.max(10, dispatchOptions.pollInterval().toMillis()),
@@ -232,7 +240,7 @@ public final class BerthManager implements AutoCloseable {
                     dispatcher.renewals.renewAll();
                     dispatcher.widenIncrementalAttempts();
                 }));
-        WorkerClustersView clusterRows = new WorkerClustersView(state, dispatcher, () -> workerClusters, clock, dispatchOptions);
+        WorkerClustersView clusterRows = new WorkerClustersView(state, dispatcher, workerClusters, clock, dispatchOptions);
         VisibilityEndpoints visibility = new VisibilityEndpoints(state, dispatcher, stateThread, clusterRows);
         MetricsEndpoint metricsEndpoint = new MetricsEndpoint(metrics, this::refreshMetrics, METRICS_REFRESH_BOUND);
         ApiSecurity apiSecurity = security == null ? ApiSecurity.limitsOnly()
@@ -262,7 +270,7 @@ public final class BerthManager implements AutoCloseable {
 
     /** Before {@link #start}: adopt the worker-cluster clients this replica kept warm while it followed, instead of building them. */
     public BerthManager adoptingWarmClients(StandbyClients standby) {
-        this.warmClients = standby;
+        workerClusters.adoptWarmClients(standby);
         return this;
     }
 
@@ -296,13 +304,12 @@ public final class BerthManager implements AutoCloseable {
 
     private CompletableFuture<?> refreshMetrics() {
         return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(),
-                workerClusters == null ? List.of() : workerClusters.views()), stateThread);
+                workerClusters.views()), stateThread);
     }
 
     /** Every worker cluster's health (health, breaker, last heartbeat, lost since, cordoned): safe from any thread, for gauges. */
     public List<ClusterHealthSnapshot> clusterHealth() {
-        WorkerClusters clusters = workerClusters;
-        return clusters == null ? List.of() : clusters.snapshots();
+        return workerClusters.snapshots();
     }
 
     /** Leaves the store open on {@link #close()}: a replica that outlives its leadership keeps using it. */
@@ -372,7 +379,7 @@ public final class BerthManager implements AutoCloseable {
         if (vertx != null && housekeepingTimer >= 0) vertx.cancelTimer(housekeepingTimer);
         if (vertx != null && pollTimer >= 0) vertx.cancelTimer(pollTimer);
         if (vertx != null && leaseTimer >= 0) vertx.cancelTimer(leaseTimer);
-        if (workerClusters != null) onStateThread(() -> {
+        onStateThread(() -> {
             workerClusters.close();
             return null;
         });

@@ -49,8 +49,8 @@ final class ClusterFailover {
         this.options = options;
         this.status = status;
         this.lostPolicy = new LostClusterPolicy(options.failover());
-        this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout(), dispatcher.epoch());
-        this.fences.saved = (key, held) -> DispatchHolds.write(state, key, held);
+        this.fences = new OldAttemptFences(clock, options.failover().workerLostTimeout(), dispatcher.epoch(),
+                (key, held) -> DispatchHolds.write(state, key, held));
     }
 
     void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {

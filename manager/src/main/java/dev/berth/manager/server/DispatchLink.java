@@ -32,4 +32,9 @@ final class DispatchLink implements DispatchPort {
     public boolean round() {
         return dispatch.round();
     }
+
+    @Override
+    public boolean hasRunningCopy(WorkloadKey key) {
+        return dispatch.hasRunningCopy(key);
+    }
 }

@@ -19,7 +19,6 @@ import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
-import dev.berth.protocol.KueueApi;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
 import java.time.Duration;
@@ -84,12 +83,17 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     private final UnservedFlavorRetries unserved;
     /** Provisioning admission checks followed through the agents' ProvisioningRequests (issue 18). */
     final ProvisioningChecks provisioning;
-    WorkerClusters clusters;
+    /** The worker clusters: built before the dispatcher, reporting to it through the root's {@link ClusterEventsLink}. */
+    final WorkerClusters clusters;
+    /** Dispatch started ({@link #start}, the manager's start): until then a reconcile does nothing. */
+    private boolean started;
     /** Metrics. */
     final DispatchListener listener;
 
-    Dispatcher(ManagerState state, Clock clock, DispatchOptions options, long epoch, DispatchListener listener, ClusterActionEvents actions) {
+    Dispatcher(ManagerState state, WorkerClusters clusters, Clock clock, DispatchOptions options, long epoch, DispatchListener listener,
+               ClusterActionEvents actions) {
         this.state = state;
+        this.clusters = clusters;
         this.listener = listener;
         this.clock = clock;
         this.options = options;
@@ -104,7 +108,6 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         this.creates = new RemoteCreates(this, state.store, clock, epoch);
         this.stored = new StoredAttempts(state, clock, options.leaseDuration());
         this.stops = new EvictedCopyStops(this, state, clock, options);
-        state.controller.setRunningCopies(attempts::containsKey);
         this.commits = new CopyCommits(this, state, clock, epoch);
         this.widening = new AttemptWidening(this, state, policy, commits, creates);
         this.unserved = new UnservedFlavorRetries(state, clock, options.unservedFlavors());
@@ -137,6 +140,17 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         queue.add(key);
     }
 
+    /** The manager started: the worker clusters are connected from now on, and reconciles act. */
+    void start() {
+        started = true;
+    }
+
+    /** An evicted workload keeps its quota while its attempt is current: its copy may run on a worker. */
+    @Override
+    public boolean hasRunningCopy(WorkloadKey key) {
+        return attempts.containsKey(key);
+    }
+
     /** The controller wrote a workload's status. */
     @Override
     public void workloadChanged(WorkloadKey key) {
@@ -152,7 +166,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** Queues the workloads named by an event, due for a retry, or (each resync) holding quota; false without worker clusters. */
     @Override
     public boolean roundsStart() {
-        if (clusters == null) return false;
+        if (!started) return false;
         for (WorkloadKey key : new ArrayList<>(attempts.keySet())) {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
@@ -202,7 +216,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
             if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
             return;
         }
-        AdmissionCheckState check = multiKueueCheck(status);
+        AdmissionCheckState check = checks.multiKueueCheck(status);
         if (check == null || attempt != null || !CheckStates.PENDING.equals(check.state())) return;
         place(key, status, check);
     }
@@ -269,7 +283,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
 
     /** Incremental and External attempts gain clusters while none of their copies is committed ({@link AttemptWidening}). */
     void widenIncrementalAttempts() {
-        if (clusters != null) widening.widen(clusters);
+        widening.widen(clusters);
     }
 
     private ClusterView inFlightView(String cluster) {
@@ -339,13 +353,6 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         queue.retryAfter(key, options.workQueue().backoff(refusalsInARow));
     }
 
-    private AdmissionCheckState multiKueueCheck(WorkloadStatus status) {
-        for (AdmissionCheckState check : status.admissionChecks()) {
-            if (KueueApi.MULTIKUEUE_CONTROLLER.equals(checks.controllerOf(check.name()))) return check;
-        }
-        return null;
-    }
-
     // ---- read access for explanations ------------------------------------------------------
 
     /** The last placement decision for a workload, or null when it was never placed. */
@@ -355,7 +362,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
 
     /** The workload's MultiKueue admission check, or null when its ClusterQueue has none. */
     AdmissionCheckState dispatchCheck(WorkloadStatus status) {
-        return status == null ? null : multiKueueCheck(status);
+        return checks.multiKueueCheck(status);
     }
 
     // ---- cluster events ------------------------------------------------------------------
@@ -371,6 +378,11 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     public void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
         failover.healthChanged(cluster, health, lostSince);
         if (!health.health().lost()) capacityChanged(cluster);
+    }
+
+    @Override
+    public void operatorMarksChanged(String cluster, boolean cordoned, boolean draining, boolean wasCordoned, boolean wasDraining) {
+        failover.marksChanged(cluster, cordoned, draining, wasCordoned, wasDraining);
     }
 
     @Override

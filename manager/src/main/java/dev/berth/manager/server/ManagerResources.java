@@ -1,5 +1,7 @@
 package dev.berth.manager.server;
 
+import dev.berth.manager.clusters.ClusterConnections;
+import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.api.ResourceRegistry;
 import dev.berth.manager.objects.AdmissionCheckDecoder;
 import dev.berth.manager.objects.ClusterQueueDecoder;
@@ -23,18 +25,20 @@ final class ManagerResources {
     private ManagerResources() {}
 
     /**
-     * The registry, and the hooks the manager drives besides: MultiKueue's (worker clusters attach to them
-     * when dispatch starts) and the deletions held while in use (released by housekeeping).
+     * The registry, and the hooks the manager drives besides: MultiKueue's (they connect the stored worker
+     * clusters when dispatch starts) and the deletions held while in use (released by housekeeping).
      */
     record Hooks(ResourceRegistry registry, MultiKueueHooks multiKueue, ResourceInUse inUse) {}
 
+    /** The registry of a manager that never dispatches (a follower's read-only API, the leader's read thread). */
     static ResourceRegistry registry(ManagerState state) {
-        return hooks(state).registry();
+        return hooks(state, ClusterConnections.NONE, new ClusterEventsLink()).registry();
     }
 
-    static Hooks hooks(ManagerState state) {
+    /** With the worker clusters a MultiKueueCluster connects, and where an operator's marks on one go. */
+    static Hooks hooks(ManagerState state, ClusterConnections clusters, ClusterEvents marksChanged) {
         StoredPriorities priorities = new StoredPriorities(state);
-        MultiKueueHooks multiKueue = new MultiKueueHooks(state);
+        MultiKueueHooks multiKueue = new MultiKueueHooks(state, clusters, marksChanged);
         ResourceInUse inUse = new ResourceInUse(state);
         MultiKueueStatus multiKueueStatus = new MultiKueueStatus(state, java.time.Clock.systemUTC());
         ProvisioningHooks provisioning = new ProvisioningHooks(state, multiKueueStatus);

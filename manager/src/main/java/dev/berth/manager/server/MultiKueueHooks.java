@@ -3,7 +3,8 @@ package dev.berth.manager.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.clusters.KubeconfigSource;
-import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.clusters.ClusterConnections;
+import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.objects.ApiVersionConverter;
 import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.store.StoredObject;
@@ -19,18 +20,21 @@ import java.util.Optional;
  */
 final class MultiKueueHooks {
     private final ManagerState state;
-    /** The worker clusters and the failover that hears operator marks: both null until {@link #attach}, at the manager's start. */
-    private WorkerClusters clusters;
-    private ClusterFailover failover;
+    private final ClusterConnections clusters;
+    /** Where an operator's mark goes once the worker clusters hold it: the dispatcher's failover. */
+    private final ClusterEvents marksChanged;
+    /** Dispatch started ({@link #connectStored}): until then a stored MultiKueueCluster is connected by that call, not here. */
+    private boolean live;
 
-    MultiKueueHooks(ManagerState state) {
+    MultiKueueHooks(ManagerState state, ClusterConnections clusters, ClusterEvents marksChanged) {
         this.state = state;
+        this.clusters = clusters;
+        this.marksChanged = marksChanged;
     }
 
-    /** Dispatch is live: connect every stored MultiKueueCluster; operator marks go to the dispatcher's failover from now on. */
-    void attach(WorkerClusters clusters, ClusterFailover failover) {
-        this.clusters = clusters;
-        this.failover = failover;
+    /** Dispatch starts: connects every stored MultiKueueCluster and applies its marks; the hooks do so from now on. */
+    void connectStored() {
+        live = true;
         clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
         for (StoredObject cluster : state.store.list(Resources.MULTIKUEUE_CLUSTERS.resource(), null)) {
             connect(cluster.object());
@@ -40,7 +44,7 @@ final class MultiKueueHooks {
 
     /** The operator's annotations berth.dev/cordon and berth.dev/drain ("true"); a change is an action, recorded as an event. */
     private void marks(ObjectNode object) {
-        if (clusters == null) return;
+        if (!live) return;
         String name = object.path("metadata").path("name").asText();
         var annotations = object.path("metadata").path("annotations");
         boolean draining = "true".equalsIgnoreCase(annotations.path(Annotations.DRAIN).asText(""));
@@ -49,15 +53,15 @@ final class MultiKueueHooks {
         boolean wasDraining = clusters.isDraining(name);
         if (cordoned == wasCordoned && draining == wasDraining) return;
         clusters.setOperatorMarks(name, cordoned, draining);
-        failover.marksChanged(name, cordoned, draining, wasCordoned, wasDraining);
+        marksChanged.operatorMarksChanged(name, cordoned, draining, wasCordoned, wasDraining);
     }
 
     void flavorsChanged() {
-        if (clusters != null) clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
+        if (live) clusters.flavorsChanged(RemoteWorkloads.flavorCatalogue(state));
     }
 
     private void connect(ObjectNode object) {
-        if (clusters == null) return;
+        if (!live) return;
         MultiKueueDecoder.ClusterInfo cluster = MultiKueueDecoder.decodeCluster(object);
         clusters.connect(cluster.name(), source(cluster));
     }
@@ -84,8 +88,9 @@ final class MultiKueueHooks {
 
             @Override
             public void deleted(StoredObject object) {
-                if (clusters != null) clusters.setOperatorMarks(object.key().name(), false, false);
-                if (clusters != null) clusters.disconnect(object.key().name());
+                if (!live) return;
+                clusters.setOperatorMarks(object.key().name(), false, false);
+                clusters.disconnect(object.key().name());
             }
         };
     }

@@ -10,12 +10,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,14 +40,15 @@ final class OldAttemptFences {
     private final Map<WorkloadKey, String> messages = new HashMap<>();
     private final Set<String> inFlight = new HashSet<>();
     /** Where a workload's fences are kept across restarts (its status); called with none when the last is lifted. */
-    java.util.function.BiConsumer<WorkloadKey, java.util.Collection<OldAttemptFence>> saved = (key, fences) -> { };
+    private final BiConsumer<WorkloadKey, Collection<OldAttemptFence>> saved;
 
     /** Per unconfirmed create ("namespace/name cluster attempt"), the highest epoch it can carry. */
     private final Map<String, Long> createEpochs = new HashMap<>();
     private final long epoch;
 
-    OldAttemptFences(Clock clock, Duration maxWait, long epoch) {
+    OldAttemptFences(Clock clock, Duration maxWait, long epoch, BiConsumer<WorkloadKey, Collection<OldAttemptFence>> saved) {
         this.clock = clock;
+        this.saved = saved;
         this.gate = new RedispatchGate(maxWait);
         this.epoch = epoch;
     }

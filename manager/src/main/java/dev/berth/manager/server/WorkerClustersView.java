@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
  * The worker clusters as the dashboard shows them: every MultiKueueCluster with its connection,
@@ -28,11 +27,11 @@ import java.util.function.Supplier;
 final class WorkerClustersView {
     private final ManagerState state;
     private final Dispatcher dispatcher;
-    private final Supplier<WorkerClusters> clusters;
+    private final WorkerClusters clusters;
     private final Clock clock;
     private final DispatchOptions options;
 
-    WorkerClustersView(ManagerState state, Dispatcher dispatcher, Supplier<WorkerClusters> clusters, Clock clock, DispatchOptions options) {
+    WorkerClustersView(ManagerState state, Dispatcher dispatcher, WorkerClusters clusters, Clock clock, DispatchOptions options) {
         this.state = state;
         this.dispatcher = dispatcher;
         this.clusters = clusters;
@@ -66,10 +65,9 @@ final class WorkerClustersView {
     }
 
     private WorkerClusterRow row(String name) {
-        WorkerClusters connected = clusters.get();
-        ClusterView view = connected == null ? new ClusterView(name, false, false, null, Map.of()) : connected.view(name);
+        ClusterView view = clusters.view(name);
         List<WorkerClusterRow.FlavorRow> capacity = new ArrayList<>();
-        CapacityReport report = connected == null ? null : connected.capacityReport(name).orElse(null);
+        CapacityReport report = clusters.capacityReport(name).orElse(null);
         if (report != null) {
             for (CapacityReport.FlavorCapacity flavor : report.getFlavors()) {
                 capacity.add(new WorkerClusterRow.FlavorRow(flavor.getName(), flavor.getNodes(),
@@ -85,8 +83,8 @@ final class WorkerClustersView {
         // the health policy's verdict, as on the berth.dev/Healthy condition and berth_cluster_health
         String health = view.health() != null ? view.health().reason() : WorkerClusterRow.defaultHealth(view.connected(),
                 view.lastHeartbeat(), clock.instant(), options.placement().heartbeatStaleAfter());
-        String breaker = connected == null ? null : breaker(view.breaker());
-        String lastError = connected == null ? null : connected.lastError(name).orElse(null);
+        String breaker = view.breaker() == null ? null : breaker(view.breaker());
+        String lastError = clusters.lastError(name).orElse(null);
         return new WorkerClusterRow(name, view.connected(),
                 view.lastHeartbeat() == null ? null : StatusJson.timestamp(view.lastHeartbeat()), lastError, health, breaker,
                 capacity, running);

@@ -72,7 +72,7 @@ class ClusterConnectContextTest {
             public void attemptsListed(String cluster, List<dev.berth.protocol.crd.RemoteWorkload> attempts) {
             }
         };
-        clusters = new WorkerClusters(vertx, stateThread, events, "test-origin");
+        clusters = new WorkerClusters(stateThread, events, "test-origin");
         String kubeconfig = """
                 apiVersion: v1
                 kind: Config

@@ -97,7 +97,7 @@ class StandbyClientsTest {
         standby.refresh(Role.TAKING_OFFICE, Map.of());
         assertThat(standby.held()).as("kept while the new manager is being built").isEqualTo(1);
 
-        leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
+        leaderClusters = new WorkerClusters(stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
                 dev.berth.manager.dispatch.HealthOptions.DEFAULTS, standby);
         stateThread.execute(() -> leaderClusters.connect("east", source));
 
@@ -110,7 +110,7 @@ class StandbyClientsTest {
         standby.refresh(Role.FOLLOWING, Map.of("east", source));
         ResilienceOptions other = new ResilienceOptions(Duration.ofMillis(1500), 2, Duration.ofMillis(200), 50f, 10, Duration.ofSeconds(3), 8);
 
-        leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), other,
+        leaderClusters = new WorkerClusters(stateThread, events(), "test-origin", Clock.systemUTC(), other,
                 dev.berth.manager.dispatch.HealthOptions.DEFAULTS, standby);
         stateThread.execute(() -> leaderClusters.connect("east", source));
 
@@ -141,7 +141,7 @@ class StandbyClientsTest {
     }
 
     private void adoptAndConnect() {
-        leaderClusters = new WorkerClusters(vertx, stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
+        leaderClusters = new WorkerClusters(stateThread, events(), "test-origin", Clock.systemUTC(), ResilienceOptions.DEFAULTS,
                 dev.berth.manager.dispatch.HealthOptions.DEFAULTS, standby);
         stateThread.execute(() -> leaderClusters.connect("east", source));
         await().atMost(Duration.ofSeconds(10)).until(() -> connections.contains("east=true"));

@@ -149,9 +149,7 @@ class RemoteCopyStopSemanticsTest {
 
     /** The dispatcher's view in these rows: the keys in the returned set have a copy running on a worker. */
     private static Set<WorkloadKey> remotelyRunning(Scenario s) {
-        Set<WorkloadKey> running = new HashSet<>();
-        s.controller.setRunningCopies(running::contains);
-        return running;
+        return s.remotelyRunning;
     }
 
     /** team/low (priority 0, 4 cpu, running remotely when asked) then team/high (priority 10, 4 cpu) in a 4-cpu queue. */

@@ -15,7 +15,9 @@ import dev.berth.manager.testing.RecordingSink;
 import dev.berth.protocol.Conditions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -26,6 +28,8 @@ import java.util.function.Consumer;
 final class Scenario {
     final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     final RecordingSink sink = new RecordingSink();
+    /** The workloads whose copy runs on a worker cluster, as dispatch would tell the controller; empty unless a row adds some. */
+    final Set<WorkloadKey> remotelyRunning = new HashSet<>();
     final AdmissionController controller;
     private long created = 1;
 
@@ -34,7 +38,7 @@ final class Scenario {
     }
 
     Scenario(SchedulerOptions options) {
-        controller = new AdmissionController(clock, options, sink);
+        controller = new AdmissionController(clock, options, sink, remotelyRunning::contains);
     }
 
     /** A named behaviour: the row of a table test. */

@@ -62,14 +62,12 @@ final class ScenarioManager {
         JobFollower jobs = new JobFollower(new StoreStatusSink(feed, dispatch, key -> controllerOf[0].delete(key)), feed, events, clock);
         AdmissionController controller = new AdmissionController(clock, SchedulerOptions.DEFAULTS, new EventingStatusSink(jobs, feed,
                 new EventingStatusSink.Resources(Resources.WORKLOADS.resource(), Resources.CLUSTER_QUEUES.resource(),
-                        Resources.LOCAL_QUEUES.resource()), events, clock));
+                        Resources.LOCAL_QUEUES.resource()), events, clock), dispatch);
         controllerOf[0] = controller;
         // no state thread for passes: a change decides at once, in a whole pass, as BerthManager's without a batch window
         SchedulingPasses passes = new SchedulingPasses(feed, controller, Optional.empty(), 0, dispatch);
         ManagerState state = new ManagerState(feed, new RbacPolicySource(feed), JobIntegrationSettings.DEFAULTS,
                 IntegrationFrameworks.ALL_SERVED, controller, jobs, passes);
-        ManagerResources.Hooks hooks = ManagerResources.hooks(state);
-        ObjectService api = new ObjectService(feed, hooks.registry(), new NamespaceLifecycle(feed), clock);
         Deque<Runnable> tasks = new ArrayDeque<>();
         GroupedStateThread stateThread = new GroupedStateThread() {
             @Override
@@ -82,17 +80,22 @@ final class ScenarioManager {
                 feed.whenDurable(send);
             }
         };
+        ClusterEventsLink clusterEvents = new ClusterEventsLink();
+        WorkerClusters clusters = new WorkerClusters(stateThread, clusterEvents, options.managerId(), clock,
+                options.resilience(), options.failover().health());
+        ManagerResources.Hooks hooks = ManagerResources.hooks(state, clusters, clusterEvents);
+        ObjectService api = new ObjectService(feed, hooks.registry(), new NamespaceLifecycle(feed), clock);
         NamespaceBootstrap.ensureNamespaces(feed, api.registry().types());
         var storedWorkloads = StateRecovery.recover(store, state.controller, JobIntegrationSettings.DEFAULTS.resources());
-        Dispatcher dispatcher = new Dispatcher(state, clock, options, epoch, DispatchListener.NONE, new StoredClusterActionEvents(state, events));
+        Dispatcher dispatcher = new Dispatcher(state, clusters, clock, options, epoch, DispatchListener.NONE,
+                new StoredClusterActionEvents(state, events));
         dispatch.register(dispatcher);
+        clusterEvents.register(dispatcher);
         dispatcher.recover(storedWorkloads);
         NamespaceBootstrap.finishTerminations(feed, api);
         state.controller.schedule();
-        WorkerClusters clusters = new WorkerClusters(null, stateThread, dispatcher, options.managerId(), clock,
-                options.resilience(), options.failover().health());
-        dispatcher.clusters = clusters;
-        hooks.multiKueue().attach(clusters, dispatcher.failover);
+        dispatcher.start();
+        hooks.multiKueue().connectStored();
         return new ScenarioManager(state, dispatcher, api, clusters, epoch, tasks, events, clock);
     }
 

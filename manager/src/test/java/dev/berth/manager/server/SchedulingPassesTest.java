@@ -85,11 +85,18 @@ class SchedulingPassesTest {
             public boolean round() {
                 return false;
             }
+
+            @Override
+            public boolean hasRunningCopy(WorkloadKey key) {
+                return key.name().equals("running");
+            }
         });
         link.workloadChanged(WorkloadKey.of("ns", "after"));
 
         assertThat(told).containsExactly(WorkloadKey.of("ns", "after"));
         assertThat(link.roundsStart()).isTrue();
+        assertThat(link.hasRunningCopy(WorkloadKey.of("ns", "running"))).isTrue();
+        assertThat(link.hasRunningCopy(WorkloadKey.of("ns", "after"))).isFalse();
         assertThatThrownBy(() -> link.register(DispatchPort.NONE)).isInstanceOf(IllegalStateException.class);
     }
 
@@ -117,6 +124,11 @@ class SchedulingPassesTest {
                 left--;
                 happened.add("round");
                 return true;
+            }
+
+            @Override
+            public boolean hasRunningCopy(WorkloadKey key) {
+                return false;
             }
         };
     }
