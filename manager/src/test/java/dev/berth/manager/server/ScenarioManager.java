@@ -148,8 +148,9 @@ final class ScenarioManager {
         onStateThread(() -> {
             boolean wasCordoned = clusters.isCordoned(cluster);
             boolean wasDraining = clusters.isDraining(cluster);
+            // as MultiKueueHooks does for an annotated MultiKueueCluster (the fakes are connected without one)
             clusters.setOperatorMarks(cluster, cordoned, draining);
-            dispatcher.failover.marksChanged(cluster, cordoned, draining, wasCordoned, wasDraining);
+            if (cordoned != wasCordoned || draining != wasDraining) dispatcher.operatorMarksChanged(cluster, cordoned, draining, wasCordoned, wasDraining);
         });
     }
 }
