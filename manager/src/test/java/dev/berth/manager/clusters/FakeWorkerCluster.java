@@ -185,6 +185,7 @@ public final class FakeWorkerCluster extends ClusterCalls {
     public Boolean reservationOf(String workload) { Copy copy = copies.get(workload); return copy == null ? null : copy.reservation; }
     public long epochOf(String workload) { Copy copy = copies.get(workload); return copy == null ? -1 : copy.epoch; }
     public String leaseRenewTimeOf(String workload) { Copy copy = copies.get(workload); return copy == null ? null : copy.leaseRenewTime; }
+    public long leaseSecondsOf(String workload) { Copy copy = copies.get(workload); return copy == null ? -1 : copy.sent.getLeaseDurationSeconds(); }
     public long agentEpoch() { return agentEpoch; }
     public String name() { return name; }
 

@@ -138,6 +138,12 @@ final class DispatchScenario {
         return this;
     }
 
+    /** As {@link #submit}, the Job annotated berth.dev/lease-duration (docs/failover.md: longer leases by annotation). */
+    DispatchScenario submitWithLease(String job, int gpus, String lease) {
+        create(DispatchQueues.job(job, 1, gpus).annotation(Annotations.LEASE_DURATION, lease).json());
+        return this;
+    }
+
     /** The clock moves by step of one poll interval; the agents beat, and the manager's timers fire as they come due. */
     DispatchScenario advance(Duration duration) {
         Duration step = options.pollInterval();

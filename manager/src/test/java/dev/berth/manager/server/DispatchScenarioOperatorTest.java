@@ -68,6 +68,16 @@ class DispatchScenarioOperatorTest {
                     assertThat(s.verbs("a", "job-1").stream().filter("renew"::equals).count())
                             .as("no renewal once the window closed").isEqualTo(renewalsThen);
                     assertThat(s.createdOn("job-1")).as("not failed over yet").containsExactly("a");
+                }),
+                row("Longer leases by annotation", "the copy carries the longer lease, and is not replaced while it may still run", s -> {
+                    s.drillSettings().clusters("a", "b").start();
+                    s.submitWithLease("job-1", 2, "PT2M").report("a", "job-1", "Running").advance(Duration.ofSeconds(3));
+                    assertThat(s.cluster("a").leaseSecondsOf(s.workload("job-1"))).isEqualTo(120);
+                    s.cluster("a").partitioned(true);
+                    s.advance(Duration.ofSeconds(60)); // far past workerLostTimeout (10 s), within the 2 min lease
+                    assertThat(s.createdOn("job-1")).as("no second copy while the first may run").containsExactly("a");
+                    s.advance(Duration.ofSeconds(70)); // last renewal + 120 s + margin has passed
+                    assertThat(s.createdOn("job-1")).containsExactly("a", "b");
                 })
         );
     }
