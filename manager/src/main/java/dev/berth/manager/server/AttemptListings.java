@@ -195,7 +195,7 @@ final class AttemptListings {
             log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("remote attempt missing from the cluster's listings: dispatching again once its lease has run out");
             attempt.dropCluster(cluster);
-            dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
+            dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
             if (attempt.clusters().isEmpty()) dispatcher.lastCopyGone(key, attempt);
         }
     }

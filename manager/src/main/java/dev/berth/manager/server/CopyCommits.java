@@ -62,10 +62,8 @@ final class CopyCommits {
         if (attempt.committedTo() != null) return;
         for (String cluster : new ArrayList<>(attempt.clusters())) {
             if (nominated.contains(cluster)) continue;
-            dispatcher.deleteRemote(key, cluster, attempt.id(), "withdrawn: cluster " + cluster + " is no longer in status.nominatedClusterNames");
-            if (!attempt.isConfirmed(cluster)) {
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "withdrawn from the nomination before its create was confirmed");
-            }
+            dispatcher.copies.withdraw(key, attempt, cluster, "withdrawn: cluster " + cluster + " is no longer in status.nominatedClusterNames",
+                    "withdrawn from the nomination before its create was confirmed");
             attempt.dropCluster(cluster);
         }
         if (attempt.clusters().isEmpty()) {
@@ -78,10 +76,8 @@ final class CopyCommits {
         CommitDecider.Decision decision = decider.decide(attempt.copies());
         if (decision.commit() != null) commit(key, decision.commit(), attempt);
         for (String loser : decision.withdraw()) {
-            dispatcher.deleteRemote(key, loser, attempt.id(), "withdrawn: the copy on " + attempt.winner() + " was committed");
-            if (!attempt.isConfirmed(loser)) {
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, loser, "withdrawn before its create was confirmed");
-            }
+            dispatcher.copies.withdraw(key, attempt, loser, "withdrawn: the copy on " + attempt.winner() + " was committed",
+                    "withdrawn before its create was confirmed");
         }
         if (attempt.commitConfirmed()) attempt.keepOnlyWinner();
     }

@@ -64,6 +64,8 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** Attempt ids evicted or abandoned: never adopted again when a lost cluster comes back. */
     private final Set<String> retired = new HashSet<>();
     final ClusterFailover failover;
+    /** Deletes copies that must not run, holding the workload for those whose create was never confirmed. */
+    final CopyWithdrawals copies;
     /** Keeps the current attempts' leases alive; BerthManager's timers drive it. */
     final LeaseRenewals renewals;
     /** Reads the clusters' listings of attempts, and mirrors what they report. */
@@ -99,6 +101,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
         this.failover = new ClusterFailover(this, state, clock, options, clusterStatus, actions);
+        this.copies = new CopyWithdrawals(this, clock, options.failover().leaseMargin(), epoch);
         this.renewals = new LeaseRenewals(this, clock, epoch);
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
@@ -275,19 +278,6 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         return RoundViews.withoutInFlight(clusters.view(cluster), attempts.values(), stops.copies.demandOn(cluster));
     }
 
-    /**
-     * The attempt's copy on the cluster was dropped without the cluster ever acknowledging it: its create
-     * may still arrive, with the lease it was stamped with. The workload is not dispatched again before
-     * that lease (or a later renewal sent there) has surely run out; then the agent refuses to start it.
-     */
-    void holdUntilLeaseRunsOut(WorkloadKey key, DispatchAttempt attempt, String cluster, String why) {
-        Instant leaseGoneAt = attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant());
-        long createEpochAtMost = attempt.sentCreateTo(cluster) ? epoch : epoch - 1;
-        if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id(), leaseGoneAt, createEpochAtMost, why)) {
-            failover.events.warning(cluster, Conditions.Reasons.DISPATCH_UNCONFIRMED, "workload " + key + ": " + failover.fences.hold(key));
-        }
-    }
-
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
         if (!message.equals(check.message())) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, message);
     }
@@ -295,10 +285,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** The remote copies of an attempt that is no longer current are deleted. */
     void abandon(WorkloadKey key, DispatchAttempt attempt, String why) {
         retire(key, attempt);
-        for (String cluster : attempt.clusters()) {
-            deleteRemote(key, cluster, attempt.id(), why);
-            if (!attempt.isConfirmed(cluster)) holdUntilLeaseRunsOut(key, attempt, cluster, why + " before its create was confirmed");
-        }
+        for (String cluster : attempt.clusters()) copies.withdraw(key, attempt, cluster, why, why + " before its create was confirmed");
         if (state.controller.statusOf(key) != null) DispatchStatusWriter.writeDispatch(state, key, null, null);
     }
 

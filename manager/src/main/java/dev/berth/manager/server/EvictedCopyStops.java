@@ -60,7 +60,7 @@ final class EvictedCopyStops {
                         attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
             } else {
                 dispatcher.deleteRemote(key, cluster, attempt.id(), "workload evicted");
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "evicted before its create was confirmed");
+                dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "evicted before its create was confirmed");
             }
         }
         DispatchStatusWriter.writeDispatch(state, key, null, null);

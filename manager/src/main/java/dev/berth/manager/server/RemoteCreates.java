@@ -73,7 +73,7 @@ final class RemoteCreates {
         log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("dispatch failed: " + cause.getMessage());
         attempt.dropCluster(cluster);
-        if (!answered) dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
+        if (!answered) dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
         if (attempt.clusters().isEmpty() && answered) {
             dispatcher.lastCopyRefused(key, attempt, refusals.merge(key, 1, Integer::sum));
         } else if (attempt.clusters().isEmpty()) {

@@ -68,9 +68,8 @@ final class RemoteStatusMirror {
             attempt.admittedOn(cluster);
             if (attempt.dispatchedAt() != null) dispatcher.listener.firstReport(cluster, Duration.between(attempt.dispatchedAt(), clock.instant()));
             for (String other : attempt.clustersBut(cluster)) {
-                dispatcher.deleteRemote(key, other, attempt.id(), "another cluster admitted first");
                 // should the winner's copy fail, a loser's create still on its way must not run next to the next attempt
-                if (!attempt.isConfirmed(other)) dispatcher.holdUntilLeaseRunsOut(key, attempt, other, "another cluster admitted first");
+                dispatcher.copies.withdraw(key, attempt, other, "another cluster admitted first", "another cluster admitted first");
             }
             attempt.keepOnlyWinner();
         }
