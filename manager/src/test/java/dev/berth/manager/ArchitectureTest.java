@@ -1,5 +1,8 @@
 package dev.berth.manager;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -30,6 +33,15 @@ class ArchitectureTest {
             .orShould().dependOnClassesThat().haveNameMatching("java\\.io\\.File.*")
             .allowEmptyShould(true)
             .because("decisions are pure Java over snapshots; I/O and frameworks live at the edges");
+
+    /** The wire's custom resources (RemoteWorkload and its parts) carry fabric8 and Jackson types: ArchUnit's rule above sees only direct uses. */
+    @ArchTest
+    static final ArchRule decisions_do_not_hold_the_wire_resources = noClasses()
+            .that().resideInAnyPackage(PURE_PACKAGES)
+            .should().dependOnClassesThat(resideInAPackage("dev.berth.protocol.crd..").and(not(simpleName("RemoteWorkloadPhase"))))
+            .allowEmptyShould(true)
+            .because("a dispatch attempt and the policies hold plain records built at the edge from what the agents report"
+                    + " (the phase names are plain constants)");
 
     @ArchTest
     static final ArchRule security_decisions_do_not_depend_on_vertx = noClasses()

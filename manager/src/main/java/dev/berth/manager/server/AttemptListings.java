@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.MirroredReports;
 import dev.berth.manager.dispatch.SupersededCreate;
 import dev.berth.manager.model.WorkloadKey;
@@ -82,13 +83,12 @@ final class AttemptListings {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
             String id = remote.getSpec().getAttemptId();
             DispatchAttempt attempt = dispatcher.attempts().get(key);
-            if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster) || attempt.withdrawing
-                    || (attempt.winner != null && !attempt.winner.equals(cluster))
+            if (attempt == null || !attempt.id().equals(id) || !attempt.clusters().contains(cluster) || attempt.withdrawing()
+                    || (attempt.winner() != null && !attempt.winner().equals(cluster))
                     || (status.getAttemptId() != null && !id.equals(status.getAttemptId()))) {
                 continue;
             }
-            attempt.confirmed.add(cluster);
-            attempt.lastReport.put(cluster, status);
+            attempt.listed(cluster, StartTimeoutWithdrawals.copyReport(cluster, status));
             mirror.mirror(key, cluster, attempt, status);
             if (!dispatcher.attempts().containsKey(key)) {
                 handled.add(id);
@@ -125,17 +125,16 @@ final class AttemptListings {
             String id = remote.getSpec().getAttemptId();
             DispatchAttempt attempt = attempts.get(key);
             if (attempt == null) attempt = adopt(key, cluster, remote);
-            if (attempt != null && attempt.id.equals(id) && Boolean.FALSE.equals(remote.getSpec().getReservation()) && !attempt.commitConfirmed) {
+            if (attempt != null && attempt.id().equals(id) && Boolean.FALSE.equals(remote.getSpec().getReservation()) && !attempt.commitConfirmed()) {
                 dispatcher.commits.listedCommitted(key, cluster, attempt); // committed earlier: its commit's answer was lost, or a previous leader's
             }
-            if (attempt == null || !attempt.id.equals(id) || !attempt.clusters.contains(cluster)
-                    || (attempt.winner != null && !attempt.winner.equals(cluster))) {
+            if (attempt == null || !attempt.id().equals(id) || !attempt.clusters().contains(cluster)
+                    || (attempt.winner() != null && !attempt.winner().equals(cluster))) {
                 dispatcher.deleteRemote(key, cluster, id, "stale attempt");
                 continue;
             }
-            attempt.confirmed.add(cluster);
-            if (remote.getStatus() != null) attempt.lastReport.put(cluster, remote.getStatus());
-            if (attempt.withdrawing) continue;
+            attempt.listed(cluster, remote.getStatus() == null ? null : StartTimeoutWithdrawals.copyReport(cluster, remote.getStatus()));
+            if (attempt.withdrawing()) continue;
             if (remote.getSpec().getFencingEpoch() < epoch) dispatcher.renewals.stampEpochNow(key, cluster, attempt);
             RemoteWorkloadStatus status = remote.getStatus();
             if (status != null && status.getPhase() != null && (status.getAttemptId() == null || id.equals(status.getAttemptId()))) {
@@ -157,7 +156,7 @@ final class AttemptListings {
     private static MirroredReports.Seen seen(RemoteWorkload remote, DispatchAttempt attempt) {
         RemoteWorkloadStatus status = remote.getStatus();
         return new MirroredReports.Seen(remote.getSpec().getAttemptId(), remote.getMetadata().getResourceVersion(), status.getPhase(),
-                status.getProvisioning() != null, attempt.winner, attempt.committedTo, attempt.draining);
+                status.getProvisioning() != null, attempt.winner(), attempt.committedTo(), attempt.draining());
     }
 
     /** The admission controller wrote the workload's status: its reports are mirrored again. */
@@ -185,33 +184,32 @@ final class AttemptListings {
         for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = current.getKey();
             DispatchAttempt attempt = current.getValue();
-            if (!attempt.clusters.contains(cluster) || attempt.draining || attempt.withdrawing) continue;
-            if (listed.contains(key) || attempt.knownSince == null || now.isBefore(attempt.knownSince.plus(Dispatcher.REPORT_LAG))
+            if (!attempt.clusters().contains(cluster) || attempt.draining() || attempt.withdrawing()) continue;
+            if (listed.contains(key) || attempt.knownSince() == null || now.isBefore(attempt.knownSince().plus(Dispatcher.REPORT_LAG))
                     || !attempt.listingMustShow(cluster, listingStartedAt)) {
-                attempt.missedListings.remove(cluster);
+                attempt.listingAccounted(cluster);
                 continue;
             }
-            int missed = attempt.missedListings.merge(cluster, 1, Integer::sum);
+            int missed = attempt.missedListing(cluster);
             if (missed < MISSED_LISTINGS_TO_REDISPATCH || !neverAdmittedRemotely(key)) continue;
-            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("remote attempt missing from the cluster's listings: dispatching again once its lease has run out");
-            attempt.clusters.remove(cluster);
-            attempt.missedListings.remove(cluster);
-            dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
-            if (attempt.clusters.isEmpty()) dispatcher.lastCopyGone(key, attempt);
+            attempt.dropCluster(cluster);
+            dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "attempt missing from the cluster's listings");
+            if (attempt.clusters().isEmpty()) dispatcher.lastCopyGone(key, attempt);
         }
     }
 
     /** What the listing shows of the copies being withdrawn for not starting in time (their own attempt's status only). */
     private void withdrawals(String cluster, List<RemoteWorkload> listed, Set<WorkloadKey> listedWorkloads) {
         Set<WorkloadKey> seen = new HashSet<>(listedWorkloads);
-        Map<WorkloadKey, RemoteWorkloadStatus> statuses = new java.util.HashMap<>();
+        Map<WorkloadKey, RemoteWorkloadStatus> statuses = new HashMap<>();
         for (RemoteWorkload remote : listed) {
             WorkloadKey key = WorkloadKey.of(remote.getMetadata().getNamespace(), remote.getSpec().getWorkloadName());
             DispatchAttempt attempt = dispatcher.attempts().get(key);
             RemoteWorkloadStatus status = remote.getStatus();
-            boolean ours = attempt != null && attempt.id.equals(remote.getSpec().getAttemptId());
-            if (ours && status != null && (status.getAttemptId() == null || attempt.id.equals(status.getAttemptId()))) statuses.put(key, status);
+            boolean ours = attempt != null && attempt.id().equals(remote.getSpec().getAttemptId());
+            if (ours && status != null && (status.getAttemptId() == null || attempt.id().equals(status.getAttemptId()))) statuses.put(key, status);
             if (!ours) seen.remove(key);
         }
         dispatcher.withdrawals.listed(cluster, seen, statuses);
@@ -235,12 +233,10 @@ final class AttemptListings {
                 || dispatcher.dispatchCheck(status) == null) {
             return null;
         }
-        DispatchAttempt attempt = new DispatchAttempt(remote.getSpec().getAttemptId());
-        attempt.clusters.add(cluster);
-        attempt.lease = Duration.ofSeconds(Math.max(0, remote.getSpec().getLeaseDurationSeconds()));
-        attempt.lastRenewal.put(cluster, clock.instant());
+        DispatchAttempt attempt = DispatchAttempt.adopted(remote.getSpec().getAttemptId(), cluster,
+                Duration.ofSeconds(Math.max(0, remote.getSpec().getLeaseDurationSeconds())), clock.instant());
         dispatcher.attempts().put(key, attempt);
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("re-adopted remote attempt");
         return attempt;
     }

@@ -2,10 +2,12 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStrategy;
 import dev.berth.manager.dispatch.PlacementDecision;
 import dev.berth.manager.dispatch.PlacementPolicy;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.protocol.crd.RemoteWorkload;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,8 @@ final class AttemptWidening {
     private final PlacementPolicy policy;
     private final CopyCommits commits;
     private final RemoteCreates creates;
+    /** Per widening attempt (by id), the copy its new clusters are sent: the edge's part of the attempt, kept until it is retired. */
+    private final Map<String, RemoteWorkload> templates = new HashMap<>();
 
     AttemptWidening(Dispatcher dispatcher, ManagerState state, PlacementPolicy policy, CopyCommits commits, RemoteCreates creates) {
         this.dispatcher = dispatcher;
@@ -30,18 +34,29 @@ final class AttemptWidening {
         this.creates = creates;
     }
 
+    /** A new attempt: if it widens (Incremental, External), its copy is kept to send to the clusters it gains. */
+    void dispatched(DispatchAttempt attempt, RemoteWorkload copy) {
+        if (attempt.firstDispatch() != null) templates.put(attempt.id(), copy);
+    }
+
+    /** The attempt is no longer current: it gains no more clusters. */
+    void retired(DispatchAttempt attempt) {
+        templates.remove(attempt.id());
+    }
+
     void widen(WorkerClusters clusters) {
         Map<WorkloadKey, DispatchAttempt> attempts = dispatcher.attempts();
         new HashMap<>(attempts).forEach((key, attempt) -> { // a copy: a withdrawal may retire the attempt
-            if (attempt.firstDispatch == null || attempt.winner != null || attempt.committedTo != null || attempt.withdrawing) return;
-            List<ClusterView> views = attempt.configClusters.stream().map(clusters::view).toList();
+            RemoteWorkload template = templates.get(attempt.id());
+            if (template == null || attempt.winner() != null || attempt.committedTo() != null || attempt.withdrawing()) return;
+            List<ClusterView> views = attempt.configClusters().stream().map(clusters::view).toList();
             List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
                     .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
-            if (attempt.strategy == DispatchStrategy.EXTERNAL) commits.withdrawUnnominated(key, attempt, nominated);
+            if (attempt.strategy() == DispatchStrategy.EXTERNAL) commits.withdrawUnnominated(key, attempt, nominated);
             if (attempts.get(key) != attempt) return;
-            PlacementDecision decision = policy.place(attempt.request, views, attempt.strategy, attempt.firstDispatch, nominated);
-            List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters.contains(c)).toList();
-            if (!added.isEmpty()) creates.send(key, attempt, attempt.remote, added);
+            PlacementDecision decision = policy.place(attempt.request(), views, attempt.strategy(), attempt.firstDispatch(), nominated);
+            List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters().contains(c)).toList();
+            if (!added.isEmpty()) creates.send(key, attempt, template, added);
         });
     }
 }

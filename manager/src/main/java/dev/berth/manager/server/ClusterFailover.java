@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.ClusterHealth;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.HealthAssessment;
 import dev.berth.manager.dispatch.LostClusterPolicy;
 import dev.berth.manager.model.WorkloadKey;
@@ -73,7 +74,7 @@ final class ClusterFailover {
     /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
     boolean keepRenewing(String cluster, DispatchAttempt attempt) {
         WorkerClusters clusters = dispatcher.clusters;
-        return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease, clock.instant());
+        return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease(), clock.instant());
     }
 
     /** Evicts the workloads whose every copy is on a cluster lost long enough. Called each poll interval. */
@@ -84,13 +85,13 @@ final class ClusterFailover {
         boolean evicted = false;
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             DispatchAttempt attempt = entry.getValue();
-            if (attempt.clusters.isEmpty()) continue;
+            if (attempt.clusters().isEmpty()) continue;
             String lostCluster = null;
-            for (String cluster : attempt.clusters) {
+            for (String cluster : attempt.clusters()) {
                 HealthAssessment health = clusters.health(cluster);
                 Instant lostSince = clusters.lostSince(cluster);
                 Instant renewed = attempt.lastStamp(cluster, now);
-                if (!lostPolicy.shouldEvict(health.health(), lostSince, renewed, attempt.lease, now)) {
+                if (!lostPolicy.shouldEvict(health.health(), lostSince, renewed, attempt.lease(), now)) {
                     lostCluster = null;
                     break;
                 }
@@ -114,9 +115,9 @@ final class ClusterFailover {
     private void evict(WorkloadKey key, DispatchAttempt attempt, String cluster, WorkerClusters clusters) {
         String message = LostClusterPolicy.message(cluster, clusters.health(cluster), clusters.lostSince(cluster),
                 options.failover().workerLostTimeout());
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
-                .addKeyValue("attemptNumber", attempt.number).log("evicting workload from lost cluster: " + message);
-        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, Conditions.Reasons.CLUSTER_LOST, message, clock.instant());
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
+                .addKeyValue("attemptNumber", attempt.number()).log("evicting workload from lost cluster: " + message);
+        DispatchHistory.record(state, key, attempt.id(), cluster, attempt.number(), Conditions.Reasons.CLUSTER_LOST, message, clock.instant());
         dispatcher.listener.failedOver(clusterQueueOf(key), cluster);
         fenceOldPods(key, attempt, clusters);
         dispatcher.abandon(key, attempt, "cluster lost");
@@ -128,9 +129,9 @@ final class ClusterFailover {
      * longer enforces its lease): hold the workload back until the manager has deleted them there.
      */
     private void fenceOldPods(WorkloadKey key, DispatchAttempt attempt, WorkerClusters clusters) {
-        for (String cluster : attempt.clusters) {
+        for (String cluster : attempt.clusters()) {
             if (clusters.health(cluster).health() != ClusterHealth.AGENT_LOST) continue;
-            fences.raise(key, cluster, attempt.id, attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
+            fences.raise(key, cluster, attempt.id(), attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
             events.record(cluster, Conditions.Reasons.OLD_PODS_RUNNING, "workload " + key + ": " + fences.hold(key));
         }
     }
@@ -167,21 +168,21 @@ final class ClusterFailover {
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = entry.getKey();
             DispatchAttempt attempt = entry.getValue();
-            if (!attempt.clusters.contains(cluster) || attempt.draining) continue;
-            if (attempt.clusters.size() > 1 && attempt.winner == null) {
-                attempt.clusters.remove(cluster);
+            if (!attempt.clusters().contains(cluster) || attempt.draining()) continue;
+            if (attempt.clusters().size() > 1 && attempt.winner() == null) {
+                attempt.dropCluster(cluster);
                 clusters.calls(cluster).ifPresent(calls -> calls.delete(key.namespace(), key.name()));
                 continue;
             }
-            attempt.draining = true;
-            Instant expired = clock.instant().minus(attempt.lease).minusSeconds(1);
-            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+            attempt.drain();
+            Instant expired = attempt.expiredStamp(clock.instant());
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("draining: lease expired on purpose so the agent stops the attempt");
             clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
                     calls.renew(key.namespace(), key.name(), StatusJson.timestamp(expired), dispatcher.epoch()), done -> {
                         if (done.succeeded()) return;
-                        attempt.draining = false;
-                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        attempt.drainFailed();
+                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                                 .log("drain: lease not expired yet, retried next round: " + done.cause().getMessage());
                     }));
         }
@@ -189,8 +190,8 @@ final class ClusterFailover {
 
     /** The agent stopped an attempt being drained: evict it so it is requeued and dispatched elsewhere. */
     void drained(WorkloadKey key, DispatchAttempt attempt, String cluster) {
-        String message = "worker cluster " + cluster + " drained by an operator; attempt " + attempt.id + " stopped there and requeued";
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id).log(message);
+        String message = "worker cluster " + cluster + " drained by an operator; attempt " + attempt.id() + " stopped there and requeued";
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id()).log(message);
         dispatcher.listener.failedOver(clusterQueueOf(key), cluster);
         dispatcher.abandon(key, attempt, "drained");
         state.controller.evict(key, Conditions.Reasons.CLUSTER_DRAINED, message);

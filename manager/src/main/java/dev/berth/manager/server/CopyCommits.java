@@ -3,13 +3,15 @@ package dev.berth.manager.server;
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.CommitDecider;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Set;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,14 +42,14 @@ final class CopyCommits {
 
     /** A copy of the attempt reported Reserved on the cluster. */
     void reserved(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        attempt.reservedSince.putIfAbsent(cluster, clock.instant());
+        attempt.reserved(cluster, clock.instant());
         act(key, attempt);
     }
 
     /** A listing shows the attempt's copy on the cluster already committed (by this leader's earlier commit or a previous leader's). */
     void listedCommitted(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        if (attempt.commitConfirmed || (attempt.committedTo != null && !attempt.committedTo.equals(cluster))) return;
-        attempt.clusters.add(cluster);
+        if (attempt.commitConfirmed() || (attempt.committedTo() != null && !attempt.committedTo().equals(cluster))) return;
+        attempt.listedCommitted(cluster);
         confirmed(key, cluster, attempt);
     }
 
@@ -56,82 +58,65 @@ final class CopyCommits {
      * are withdrawn (deleted; one never confirmed holds the workload until its lease ran out), as Kueue removes a
      * non-nominated cluster's remote workload. With none left, the workload waits for a nomination again.
      */
-    void withdrawUnnominated(WorkloadKey key, DispatchAttempt attempt, java.util.List<String> nominated) {
-        if (attempt.committedTo != null) return;
-        for (String cluster : new ArrayList<>(attempt.clusters)) {
+    void withdrawUnnominated(WorkloadKey key, DispatchAttempt attempt, List<String> nominated) {
+        if (attempt.committedTo() != null) return;
+        for (String cluster : new ArrayList<>(attempt.clusters())) {
             if (nominated.contains(cluster)) continue;
-            dispatcher.deleteRemote(key, cluster, attempt.id, "withdrawn: cluster " + cluster + " is no longer in status.nominatedClusterNames");
-            if (!attempt.confirmed.contains(cluster)) {
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "withdrawn from the nomination before its create was confirmed");
-            }
-            attempt.clusters.remove(cluster);
-            attempt.reservedSince.remove(cluster);
+            dispatcher.copies.withdraw(key, attempt, cluster, "withdrawn: cluster " + cluster + " is no longer in status.nominatedClusterNames",
+                    "withdrawn from the nomination before its create was confirmed");
+            attempt.dropCluster(cluster);
         }
-        if (attempt.clusters.isEmpty()) {
+        if (attempt.clusters().isEmpty()) {
             dispatcher.lastCopyGone(key, attempt);
             dispatcher.reconcile();
         }
     }
 
     private void act(WorkloadKey key, DispatchAttempt attempt) {
-        CommitDecider.Decision decision = decider.decide(new CommitDecider.Copies(new ArrayList<>(attempt.clusters), attempt.reservedSince,
-                attempt.committedTo, attempt.commitSentAt, attempt.commitConfirmed));
+        CommitDecider.Decision decision = decider.decide(attempt.copies());
         if (decision.commit() != null) commit(key, decision.commit(), attempt);
         for (String loser : decision.withdraw()) {
-            dispatcher.deleteRemote(key, loser, attempt.id, "withdrawn: the copy on " + attempt.winner + " was committed");
-            if (!attempt.confirmed.contains(loser)) {
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, loser, "withdrawn before its create was confirmed");
-            }
+            dispatcher.copies.withdraw(key, attempt, loser, "withdrawn: the copy on " + attempt.winner() + " was committed",
+                    "withdrawn before its create was confirmed");
         }
-        if (attempt.commitConfirmed) {
-            attempt.clusters.retainAll(Set.of(attempt.winner));
-            attempt.reservedSince.keySet().retainAll(Set.of(attempt.winner));
-        }
+        if (attempt.commitConfirmed()) attempt.keepOnlyWinner();
     }
 
     private void commit(WorkloadKey key, String cluster, DispatchAttempt attempt) {
         WorkerClusters clusters = dispatcher.clusters;
-        if (attempt.committedTo == null) {
-            attempt.committedTo = cluster;
-            DispatchStatusWriter.writeDispatch(state, key, new DispatchStatus(cluster, attempt.id, RemoteWorkloadPhase.RESERVED, null,
-                    null, "committing the reserved copy on cluster " + cluster, java.util.List.of()), null);
+        Instant sentAt = clock.instant();
+        if (attempt.commitSent(cluster, sentAt)) {
+            DispatchStatusWriter.writeDispatch(state, key, new DispatchStatus(cluster, attempt.id(), RemoteWorkloadPhase.RESERVED, null,
+                    null, "committing the reserved copy on cluster " + cluster, List.of()), null);
         }
-        attempt.commitSentAt = clock.instant();
-        attempt.lastRenewal.put(cluster, attempt.commitSentAt);
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .addKeyValue("epoch", epoch).log("committing reserved copy");
         clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
-                calls.commit(key.namespace(), key.name(), attempt.id, StatusJson.timestamp(attempt.commitSentAt), epoch), done -> {
-                    if (dispatcher.attempts().get(key) != attempt || !cluster.equals(attempt.committedTo)) return;
+                calls.commit(key.namespace(), key.name(), attempt.id(), StatusJson.timestamp(sentAt), epoch), done -> {
+                    if (dispatcher.attempts().get(key) != attempt || !cluster.equals(attempt.committedTo())) return;
                     if (done.succeeded()) {
                         confirmed(key, cluster, attempt);
                     } else if (ClusterCalls.isAnswer(done.cause())) {
                         refused(key, cluster, attempt, done.cause());
                     } else {
-                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                                 .log("commit unanswered, sent again later: " + done.cause().getMessage());
                     }
                 }));
     }
 
     private void confirmed(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        attempt.committedTo = cluster;
-        attempt.commitConfirmed = true;
-        attempt.winner = cluster;
-        attempt.confirmed.add(cluster);
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        attempt.commitConfirmedBy(cluster);
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("reserved copy committed; withdrawing the others");
         act(key, attempt);
     }
 
     private void refused(WorkloadKey key, String cluster, DispatchAttempt attempt, Throwable cause) {
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("commit refused, another reservation may win: " + cause.getMessage());
-        attempt.committedTo = null;
-        attempt.commitSentAt = null;
-        attempt.clusters.remove(cluster);
-        attempt.reservedSince.remove(cluster);
-        if (attempt.clusters.isEmpty()) {
+        attempt.commitRefused(cluster);
+        if (attempt.clusters().isEmpty()) {
             dispatcher.lastCopyGone(key, attempt);
             dispatcher.reconcile();
         } else {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.ClusterView;
@@ -62,6 +63,8 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** Attempt ids evicted or abandoned: never adopted again when a lost cluster comes back. */
     private final Set<String> retired = new HashSet<>();
     final ClusterFailover failover;
+    /** Deletes copies that must not run, holding the workload for those whose create was never confirmed. */
+    final CopyWithdrawals copies;
     /** Keeps the current attempts' leases alive; BerthManager's timers drive it. */
     final LeaseRenewals renewals;
     /** Reads the clusters' listings of attempts, and mirrors what they report. */
@@ -102,6 +105,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         this.epoch = epoch;
         this.clusterStatus = new MultiKueueStatus(state, clock);
         this.failover = new ClusterFailover(this, state, clock, options, clusterStatus, actions);
+        this.copies = new CopyWithdrawals(this, clock, options.failover().leaseMargin(), epoch);
         this.renewals = new LeaseRenewals(this, clock, epoch);
         this.queue = new WorkQueue<>(clock, options.workQueue());
         this.listings = new AttemptListings(this, state, clock, epoch);
@@ -193,8 +197,8 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         } catch (RuntimeException e) {
             int failures = queue.failed(key);
             DispatchAttempt attempt = attempts.get(key);
-            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", attempt == null ? null : String.join(",", attempt.clusters))
-                    .addKeyValue("attempt", attempt == null ? null : attempt.id).addKeyValue("failures", failures)
+            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", attempt == null ? null : String.join(",", attempt.clusters()))
+                    .addKeyValue("attempt", attempt == null ? null : attempt.id()).addKeyValue("failures", failures)
                     .addKeyValue("retryIn", queue.backoff(key)).setCause(e).log("dispatch of workload failed; retrying after a backoff");
         }
     }
@@ -258,27 +262,25 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         }
         waiting.remove(key);
         unserved.forget(key);
-        DispatchAttempt attempt = new DispatchAttempt(UUID.randomUUID().toString());
-        attempt.number = DispatchHistory.count(workload) + 1;
-        attempt.lease = WorkloadLease.of(workload, state, options.leaseDuration());
-        RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), attempt.id, epoch,
-                clock.instant(), (int) attempt.lease.toSeconds(), decision.singleClusterDomains());
+        String id = UUID.randomUUID().toString();
+        Duration lease = WorkloadLease.of(workload, state, options.leaseDuration());
+        RemoteWorkload remote = RemoteWorkloads.attempt(state, workload, status.admission(), options.managerId(), id, epoch,
+                clock.instant(), (int) lease.toSeconds(), decision.singleClusterDomains());
+        DispatchAttempt attempt = DispatchAttempt.dispatched(id, DispatchHistory.count(workload) + 1, lease, request, clock.instant());
         remote.getSpec().setProvisioning(ask);
-        attempt.dispatchedAt = clock.instant();
-        attempt.knownSince = attempt.dispatchedAt;
-        attempt.request = request;
-        attempt.follow(options.placement().strategyFor(config.strategy()), remote, config.clusters());
+        if (attempt.follow(options.placement().strategyFor(config.strategy()), config.clusters())) remote.getSpec().setReservation(true);
+        widening.dispatched(attempt, remote);
         String where = String.join(", ", decision.clusters());
         // write-ahead: recorded before any create is sent, so a new leader knows every attempt a worker may hold
-        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id), null)
-                .withOutcome(attempt.id, where, attempt.number, DispatchStatus.DISPATCHED, null, clock.instant()));
+        DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id()), null)
+                .withOutcome(attempt.id(), where, attempt.number(), DispatchStatus.DISPATCHED, null, clock.instant()));
         attempts.put(key, attempt);
         creates.send(key, attempt, remote, decision.clusters());
-        roundViews.placed(request, attempt.clusters);
+        roundViews.placed(request, attempt.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
         String note = withdrawals.placed(key);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, (note == null ? "" : note + "; placed on " + where + ": ")
-                + "dispatched to cluster " + where + " (attempt " + attempt.id + ", number " + attempt.number + ")");
+                + "dispatched to cluster " + where + " (attempt " + attempt.id() + ", number " + attempt.number() + ")");
     }
 
     /** Incremental and External attempts gain clusters while none of their copies is committed ({@link AttemptWidening}). */
@@ -290,19 +292,6 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
         return RoundViews.withoutInFlight(clusters.view(cluster), attempts.values(), stops.copies.demandOn(cluster));
     }
 
-    /**
-     * The attempt's copy on the cluster was dropped without the cluster ever acknowledging it: its create
-     * may still arrive, with the lease it was stamped with. The workload is not dispatched again before
-     * that lease (or a later renewal sent there) has surely run out; then the agent refuses to start it.
-     */
-    void holdUntilLeaseRunsOut(WorkloadKey key, DispatchAttempt attempt, String cluster, String why) {
-        Instant leaseGoneAt = attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant());
-        long createEpochAtMost = attempt.createsSent.contains(cluster) ? epoch : epoch - 1;
-        if (failover.fences.raiseUnconfirmed(key, cluster, attempt.id, leaseGoneAt, createEpochAtMost, why)) {
-            failover.events.warning(cluster, Conditions.Reasons.DISPATCH_UNCONFIRMED, "workload " + key + ": " + failover.fences.hold(key));
-        }
-    }
-
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
         if (!message.equals(check.message())) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, message);
     }
@@ -310,10 +299,7 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** The remote copies of an attempt that is no longer current are deleted. */
     void abandon(WorkloadKey key, DispatchAttempt attempt, String why) {
         retire(key, attempt);
-        for (String cluster : attempt.clusters) {
-            deleteRemote(key, cluster, attempt.id, why);
-            if (!attempt.confirmed.contains(cluster)) holdUntilLeaseRunsOut(key, attempt, cluster, why + " before its create was confirmed");
-        }
+        for (String cluster : attempt.clusters()) copies.withdraw(key, attempt, cluster, why, why + " before its create was confirmed");
         if (state.controller.statusOf(key) != null) DispatchStatusWriter.writeDispatch(state, key, null, null);
     }
 
@@ -328,7 +314,8 @@ final class Dispatcher implements ClusterEvents, DispatchPort {
     /** The attempt is no longer current: never adopted again, should a lost cluster come back with it. */
     void retire(WorkloadKey key, DispatchAttempt attempt) {
         attempts.remove(key);
-        retired.add(attempt.id);
+        retired.add(attempt.id());
+        widening.retired(attempt);
     }
 
     boolean retired(String attemptId) {

@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.StoppingCopies;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -50,16 +51,16 @@ final class EvictedCopyStops {
 
     private void stop(WorkloadKey key, DispatchAttempt attempt) {
         dispatcher.retire(key, attempt);
-        copies.stopRequested(key, attempt.id, attempt.clusters, attempt.request);
-        for (String cluster : attempt.clusters) {
-            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        copies.stopRequested(key, attempt.id(), attempt.clusters(), attempt.request());
+        for (String cluster : attempt.clusters()) {
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("workload evicted: stopping its remote copy before its quota is released");
-            if (attempt.confirmed.contains(cluster)) {
-                dispatcher.failover.fences.raise(key, cluster, attempt.id,
+            if (attempt.isConfirmed(cluster)) {
+                dispatcher.failover.fences.raise(key, cluster, attempt.id(),
                         attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
             } else {
-                dispatcher.deleteRemote(key, cluster, attempt.id, "workload evicted");
-                dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "evicted before its create was confirmed");
+                dispatcher.deleteRemote(key, cluster, attempt.id(), "workload evicted");
+                dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "evicted before its create was confirmed");
             }
         }
         DispatchStatusWriter.writeDispatch(state, key, null, null);

@@ -2,6 +2,7 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
 import java.time.Clock;
@@ -36,7 +37,7 @@ final class LeaseRenewals {
      * was expired on purpose).
      */
     void renewAll() {
-        renewOn(attempt -> attempt.clusters);
+        renewOn(attempt -> attempt.clusters());
     }
 
     /**
@@ -44,7 +45,7 @@ final class LeaseRenewals {
      * the cluster): a transient failure must not wait a whole renewal interval. Called every poll.
      */
     void retryFailed() {
-        renewOn(attempt -> attempt.renewalFailed);
+        renewOn(DispatchAttempt::renewalsToRetry);
     }
 
     /** Renews every current attempt on the clusters {@code where} picks, all with one renew time. */
@@ -58,20 +59,21 @@ final class LeaseRenewals {
     }
 
     private void renew(WorkerClusters clusters, WorkloadKey key, DispatchAttempt attempt, String cluster, Instant stamp) {
-        if (attempt.draining || attempt.withdrawing || attempt.renewing.contains(cluster) || !attempt.clusters.contains(cluster)) return;
+        if (attempt.draining() || attempt.withdrawing() || attempt.renewing(cluster) || !attempt.clusters().contains(cluster)) return;
         if (!dispatcher.failover.keepRenewing(cluster, attempt)) return;
         clusters.calls(cluster).ifPresent(calls -> {
-            attempt.lastRenewal.put(cluster, stamp);
-            attempt.renewing.add(cluster);
+            attempt.renewalStarted(cluster, stamp);
             clusters.onStateThread(calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch), done -> {
-                attempt.renewing.remove(cluster);
                 if (done.succeeded()) {
-                    attempt.renewalFailed.remove(cluster);
+                    attempt.renewalSucceeded(cluster);
                     return;
                 }
-                if (ClusterCalls.isNotFound(done.cause())) return;
-                attempt.renewalFailed.add(cluster);
-                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                if (ClusterCalls.isNotFound(done.cause())) {
+                    attempt.renewalFoundNoCopy(cluster);
+                    return;
+                }
+                attempt.renewalFailed(cluster);
+                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                         .log("lease renewal failed, retried at the next poll: " + done.cause().getMessage());
             });
         });
@@ -83,12 +85,12 @@ final class LeaseRenewals {
      * writes from now on. Same exceptions as {@link #renewAll()}: not while draining or lost.
      */
     void stampEpochNow(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        if (attempt.draining || attempt.withdrawing || !dispatcher.failover.keepRenewing(cluster, attempt)) return;
+        if (attempt.draining() || attempt.withdrawing() || !dispatcher.failover.keepRenewing(cluster, attempt)) return;
         Instant stamp = clock.instant();
-        attempt.lastRenewal.put(cluster, stamp);
+        attempt.stamped(cluster, stamp);
         dispatcher.clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch)
                 .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
-                        .addKeyValue("attempt", attempt.id).addKeyValue("epoch", epoch)
+                        .addKeyValue("attempt", attempt.id()).addKeyValue("epoch", epoch)
                         .log("stamping the new epoch failed: " + e.getMessage())));
     }
 }

@@ -2,11 +2,14 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +28,7 @@ final class RemoteCreates {
     private final long epoch;
     private final ObjectStore store;
     /** Per workload, its creates refused (4xx) in a row since one was acknowledged: the backoff before it is placed again. */
-    private final java.util.Map<WorkloadKey, Integer> refusals = new java.util.HashMap<>();
+    private final Map<WorkloadKey, Integer> refusals = new HashMap<>();
 
     RemoteCreates(Dispatcher dispatcher, ObjectStore store, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
@@ -38,17 +41,14 @@ final class RemoteCreates {
     void send(WorkloadKey key, DispatchAttempt attempt, RemoteWorkload remote, List<String> targets) {
         WorkerClusters clusters = dispatcher.clusters;
         for (String cluster : targets) {
-            attempt.clusters.add(cluster);
-            attempt.createsSent.add(cluster);
-            attempt.lastRenewal.put(cluster, clock.instant());
-            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
-                    .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number).log("dispatching workload");
+            attempt.createSent(cluster, clock.instant());
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
+                    .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number()).log("dispatching workload");
             // only once the attempt's record is durable (the caller wrote it): a leader that dies before sends nothing
             store.whenDurable(() -> clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
                 boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
                 if (created.succeeded()) {
-                    attempt.confirmed.add(cluster);
-                    attempt.createAnsweredAt.put(cluster, clock.instant());
+                    attempt.createAnswered(cluster, clock.instant());
                     refusals.remove(key);
                 }
                 if (dispatcher.attempts().get(key) != attempt) {
@@ -62,21 +62,21 @@ final class RemoteCreates {
 
     /** abandon() held the workload until the create's answer came: the copy is deleted, and an answer lifts the fence. */
     private void abandonedMeanwhile(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean created, boolean answered) {
-        if (created) dispatcher.deleteRemote(key, cluster, attempt.id, "abandoned while its create was in flight");
-        if (answered && dispatcher.failover.fences.createAnswered(key, cluster, attempt.id)) {
+        if (created) dispatcher.deleteRemote(key, cluster, attempt.id(), "abandoned while its create was in flight");
+        if (answered && dispatcher.failover.fences.createAnswered(key, cluster, attempt.id())) {
             dispatcher.fenceChanged(key);
             dispatcher.reconcile();
         }
     }
 
     private void failed(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean answered, Throwable cause) {
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("dispatch failed: " + cause.getMessage());
-        attempt.clusters.remove(cluster);
-        if (!answered) dispatcher.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
-        if (attempt.clusters.isEmpty() && answered) {
+        attempt.dropCluster(cluster);
+        if (!answered) dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
+        if (attempt.clusters().isEmpty() && answered) {
             dispatcher.lastCopyRefused(key, attempt, refusals.merge(key, 1, Integer::sum));
-        } else if (attempt.clusters.isEmpty()) {
+        } else if (attempt.clusters().isEmpty()) {
             dispatcher.lastCopyGone(key, attempt);
             dispatcher.reconcile();
         }

@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
@@ -10,7 +11,6 @@ import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,11 +37,11 @@ final class RemoteStatusMirror {
         AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
         if (check == null) return;
         // two-phase: once a copy is chosen, the others are being withdrawn and their reports are not the workload's
-        if (attempt.committedTo != null && !cluster.equals(attempt.committedTo)) return;
+        if (attempt.committedTo() != null && !cluster.equals(attempt.committedTo())) return;
         String phase = remote.getPhase();
         // the provisioning check first: a copy admitted on provisioned (or already free) capacity has every check Ready together
         dispatcher.provisioning.reported(key, cluster, remote);
-        DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id, remote);
+        DispatchStatus reported = DispatchStatusWriter.reported(cluster, attempt.id(), remote);
         switch (phase) {
             case RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.RUNNING -> {
                 admitted(key, cluster, attempt, check, reported);
@@ -53,10 +53,10 @@ final class RemoteStatusMirror {
                 if (!stopped(key, cluster, attempt, check, remote)) return;
             }
             case RemoteWorkloadPhase.RESERVED -> {
-                DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner);
+                DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner());
                 dispatcher.commits.reserved(key, cluster, attempt);
             }
-            default -> DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner);
+            default -> DispatchStatusWriter.writeDispatch(state, key, reported, attempt.winner());
         }
         if ((remote.getObjectStatus() != null || remote.getPodStatuses() != null) && !RemoteWorkloadPhase.isFinal(phase)) {
             DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
@@ -64,23 +64,21 @@ final class RemoteStatusMirror {
     }
 
     private void admitted(WorkloadKey key, String cluster, DispatchAttempt attempt, AdmissionCheckState check, DispatchStatus reported) {
-        if (attempt.winner == null) {
-            attempt.winner = cluster;
-            if (attempt.dispatchedAt != null) dispatcher.listener.firstReport(cluster, Duration.between(attempt.dispatchedAt, clock.instant()));
-            for (String other : attempt.clusters) {
-                if (other.equals(cluster)) continue;
-                dispatcher.deleteRemote(key, other, attempt.id, "another cluster admitted first");
+        if (attempt.winner() == null) {
+            attempt.admittedOn(cluster);
+            if (attempt.dispatchedAt() != null) dispatcher.listener.firstReport(cluster, Duration.between(attempt.dispatchedAt(), clock.instant()));
+            for (String other : attempt.clustersBut(cluster)) {
                 // should the winner's copy fail, a loser's create still on its way must not run next to the next attempt
-                if (!attempt.confirmed.contains(other)) dispatcher.holdUntilLeaseRunsOut(key, attempt, other, "another cluster admitted first");
+                dispatcher.copies.withdraw(key, attempt, other, "another cluster admitted first", "another cluster admitted first");
             }
-            attempt.clusters.retainAll(Set.of(cluster));
+            attempt.keepOnlyWinner();
         }
         DispatchStatusWriter.writeDispatch(state, key, reported, cluster);
         if (!CheckStates.READY.equals(check.state())) {
-            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+            log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("remote attempt admitted");
             state.controller.setAdmissionCheckState(key, check.name(), CheckStates.READY,
-                    "admitted in cluster " + cluster + " (attempt " + attempt.id + ")");
+                    "admitted in cluster " + cluster + " (attempt " + attempt.id() + ")");
         }
     }
 
@@ -89,12 +87,12 @@ final class RemoteStatusMirror {
         boolean succeeded = RemoteWorkloadPhase.SUCCEEDED.equals(phase);
         // the last report and the attempt's outcome in one status write
         DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(reported, cluster)
-                .withOutcome(attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant()));
+                .withOutcome(attempt.id(), cluster, attempt.number(), phase, remote.getReason(), clock.instant()));
         DispatchStatusWriter.mirrorObjectStatus(state, key, remote);
-        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("remote attempt finished: " + phase);
         dispatcher.retire(key, attempt);
-        dispatcher.deleteRemote(key, cluster, attempt.id, "finished");
+        dispatcher.deleteRemote(key, cluster, attempt.id(), "finished");
         state.controller.finish(key, succeeded, succeeded ? Conditions.Reasons.SUCCEEDED : Conditions.Reasons.FAILED,
                 Objects.requireNonNullElse(remote.getMessage(), "finished in cluster " + cluster));
     }
@@ -102,17 +100,17 @@ final class RemoteStatusMirror {
     /** Stopped or rejected: a drained copy is handed to failover (false), any other is abandoned and the check turns Retry. */
     private boolean stopped(WorkloadKey key, String cluster, DispatchAttempt attempt, AdmissionCheckState check, RemoteWorkloadStatus remote) {
         String phase = remote.getPhase();
-        DispatchHistory.record(state, key, attempt.id, cluster, attempt.number, phase, remote.getReason(), clock.instant());
-        if (RemoteWorkloadPhase.REASON_LEASE_EXPIRED.equals(remote.getReason()) && !attempt.draining) dispatcher.listener.leaseExpired(cluster);
-        if (attempt.draining) {
+        DispatchHistory.record(state, key, attempt.id(), cluster, attempt.number(), phase, remote.getReason(), clock.instant());
+        if (RemoteWorkloadPhase.REASON_LEASE_EXPIRED.equals(remote.getReason()) && !attempt.draining()) dispatcher.listener.leaseExpired(cluster);
+        if (attempt.draining()) {
             dispatcher.failover.drained(key, attempt, cluster);
             return false;
         }
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("remote attempt " + phase + ": " + remote.getReason());
         dispatcher.abandon(key, attempt, phase);
         state.controller.setAdmissionCheckState(key, check.name(), CheckStates.RETRY,
-                "attempt " + attempt.id + " in cluster " + cluster + " " + phase + ": " + remote.getReason());
+                "attempt " + attempt.id() + " in cluster " + cluster + " " + phase + ": " + remote.getReason());
         return true;
     }
 }

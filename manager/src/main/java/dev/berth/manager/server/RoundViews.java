@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.dispatch.ClusterView;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.InFlightDispatches;
 import dev.berth.manager.dispatch.PlacementRequest;
 import java.util.ArrayList;
@@ -64,9 +65,9 @@ final class RoundViews {
     static ClusterView withoutInFlight(ClusterView view, Collection<DispatchAttempt> attempts, List<PlacementRequest> stopping) {
         List<PlacementRequest> inFlight = new ArrayList<>();
         for (DispatchAttempt attempt : attempts) {
-            if (attempt.request == null || attempt.dispatchedAt == null || !attempt.clusters.contains(view.name())) continue;
-            if (view.lastHeartbeat() == null || view.lastHeartbeat().isBefore(attempt.dispatchedAt.plus(Dispatcher.REPORT_LAG))) {
-                inFlight.add(attempt.request);
+            if (attempt.request() == null || attempt.dispatchedAt() == null || !attempt.clusters().contains(view.name())) continue;
+            if (view.lastHeartbeat() == null || view.lastHeartbeat().isBefore(attempt.dispatchedAt().plus(Dispatcher.REPORT_LAG))) {
+                inFlight.add(attempt.request());
             }
         }
         inFlight.addAll(stopping);

@@ -2,9 +2,9 @@ package dev.berth.manager.server;
 
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.StartWithdrawalPolicy;
 import dev.berth.manager.dispatch.StartWithdrawalPolicy.CopyReport;
-import dev.berth.manager.dispatch.StartWithdrawalPolicy.StartingAttempt;
 import dev.berth.manager.dispatch.StartWithdrawalPolicy.Verdict;
 import dev.berth.manager.dispatch.WithdrawnClusters;
 import dev.berth.manager.model.WorkloadKey;
@@ -83,8 +83,8 @@ final class StartTimeoutWithdrawals {
         Instant now = clock.instant();
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             DispatchAttempt attempt = entry.getValue();
-            if (!attempt.renewing.isEmpty()) continue;
-            policy.due(starting(attempt), now).ifPresent(message -> begin(entry.getKey(), attempt, message));
+            if (attempt.renewalInFlight()) continue;
+            policy.due(attempt.starting(), now).ifPresent(message -> begin(entry.getKey(), attempt, message));
         }
         dropStale();
         boolean finished = false;
@@ -113,13 +113,6 @@ final class StartTimeoutWithdrawals {
         withdrawn.forget(key);
     }
 
-    private StartingAttempt starting(DispatchAttempt attempt) {
-        List<CopyReport> copies = new ArrayList<>();
-        for (String cluster : attempt.clusters) copies.add(copyReport(cluster, attempt.lastReport.get(cluster)));
-        Instant since = attempt.dispatchedAt != null ? attempt.dispatchedAt : attempt.knownSince;
-        return new StartingAttempt(attempt.id, since, attempt.winner != null, attempt.withdrawing || attempt.draining, copies);
-    }
-
     /** What an agent's report says for the start timeout; an unschedulable copy's reason is its scheduler's message. */
     static CopyReport copyReport(String cluster, RemoteWorkloadStatus report) {
         if (report == null) return new CopyReport(cluster, null, null);
@@ -136,28 +129,28 @@ final class StartTimeoutWithdrawals {
     }
 
     private void begin(WorkloadKey key, DispatchAttempt attempt, String message) {
-        attempt.withdrawing = true;
+        attempt.withdrawForStartTimeout();
         Withdrawal withdrawal = new Withdrawal(attempt, message);
         Instant now = clock.instant();
-        for (String cluster : attempt.clusters) {
+        for (String cluster : attempt.clusters()) {
             withdrawal.leaseGoneAt.put(cluster, attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), now));
         }
         underWay.put(key, withdrawal);
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", String.join(",", attempt.clusters))
-                .addKeyValue("attempt", attempt.id).log("withdrawing an attempt no worker started in time: " + message);
-        for (String cluster : attempt.clusters) expire(key, withdrawal, cluster, dispatcher.clusters);
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", String.join(",", attempt.clusters()))
+                .addKeyValue("attempt", attempt.id()).log("withdrawing an attempt no worker started in time: " + message);
+        for (String cluster : attempt.clusters()) expire(key, withdrawal, cluster, dispatcher.clusters);
     }
 
     /** The drain's fence: a renew with a time one lease and a second ago, so the agent never starts the copy. */
     private void expire(WorkloadKey key, Withdrawal withdrawal, String cluster, WorkerClusters clusters) {
         DispatchAttempt attempt = withdrawal.attempt;
-        Instant past = clock.instant().minus(attempt.lease).minusSeconds(1);
+        Instant past = attempt.expiredStamp(clock.instant());
         withdrawal.expired.put(cluster, true);
         clusters.calls(cluster).ifPresentOrElse(calls -> clusters.onStateThread(
                 calls.renew(key.namespace(), key.name(), StatusJson.timestamp(past), dispatcher.epoch()), done -> {
                     if (done.succeeded()) return;
                     withdrawal.expired.put(cluster, false);
-                    log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+                    log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                             .log("withdrawal: lease not expired yet, retried at the next poll: " + done.cause().getMessage());
                 }), () -> withdrawal.expired.put(cluster, false));
     }
@@ -185,7 +178,7 @@ final class StartTimeoutWithdrawals {
 
     private void confirmed(Withdrawal withdrawal, String cluster, String how) {
         if (withdrawal.leaseGoneAt.remove(cluster) == null) return;
-        log.atInfo().addKeyValue("cluster", cluster).addKeyValue("attempt", withdrawal.attempt.id)
+        log.atInfo().addKeyValue("cluster", cluster).addKeyValue("attempt", withdrawal.attempt.id())
                 .log("withdrawal confirmed: " + how);
     }
 
@@ -193,10 +186,10 @@ final class StartTimeoutWithdrawals {
     private void cancel(WorkloadKey key, Withdrawal withdrawal, String cluster) {
         underWay.remove(key);
         DispatchAttempt attempt = withdrawal.attempt;
-        attempt.withdrawing = false;
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id)
+        attempt.withdrawalCalledOff();
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                 .log("withdrawal called off: the agent started the copy before its lease was expired; it stays");
-        for (String copy : attempt.clusters) dispatcher.renewals.stampEpochNow(key, copy, attempt);
+        for (String copy : attempt.clusters()) dispatcher.renewals.stampEpochNow(key, copy, attempt);
     }
 
     /** Every copy confirmed: delete them, record the withdrawal, and place the workload again. */
@@ -205,15 +198,15 @@ final class StartTimeoutWithdrawals {
         underWay.remove(key);
         DispatchAttempt attempt = withdrawal.attempt;
         Instant now = clock.instant();
-        String where = String.join(", ", attempt.clusters);
-        for (String cluster : attempt.clusters) {
-            dispatcher.deleteRemote(key, cluster, attempt.id, "withdrawn: not started within the start timeout");
+        String where = String.join(", ", attempt.clusters());
+        for (String cluster : attempt.clusters()) {
+            dispatcher.deleteRemote(key, cluster, attempt.id(), "withdrawn: not started within the start timeout");
             withdrawn.withdrawn(key, cluster, policy.avoidUntil(now), withdrawal.message);
         }
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", where).addKeyValue("attempt", attempt.id)
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", where).addKeyValue("attempt", attempt.id())
                 .log("attempt withdrawn; placing the workload again: " + withdrawal.message);
         if (state.controller.statusOf(key) != null) {
-            DispatchHistory.record(state, key, attempt.id, where, attempt.number, StartWithdrawalPolicy.START_TIMEOUT, withdrawal.message, now);
+            DispatchHistory.record(state, key, attempt.id(), where, attempt.number(), StartWithdrawalPolicy.START_TIMEOUT, withdrawal.message, now);
             AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
             if (check != null) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, withdrawal.message);
         }

@@ -1,6 +1,7 @@
 package dev.berth.manager.server;
 
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.DispatchStatusJson;
@@ -57,13 +58,8 @@ final class StoredAttempts {
             DispatchStatus dispatch = DispatchStatusJson.dispatchOf(stored.object().path("status"));
             if (dispatch == null) continue;
             String cluster = Objects.requireNonNullElse(dispatch.cluster(), "");
-            DispatchAttempt attempt = new DispatchAttempt(dispatch.attemptId());
-            attempt.clusters.add(cluster);
-            if (dispatch.reported()) attempt.confirmed.add(cluster);
-            attempt.number = Math.max(1, DispatchHistory.count(stored.object()));
-            attempt.lease = WorkloadLease.of(stored.object(), state, defaultLease);
-            attempt.lastRenewal.put(cluster, clock.instant());
-            attempt.knownSince = clock.instant();
+            DispatchAttempt attempt = DispatchAttempt.recovered(dispatch.attemptId(), cluster, dispatch.reported(),
+                    Math.max(1, DispatchHistory.count(stored.object())), WorkloadLease.of(stored.object(), state, defaultLease), clock.instant());
             attempts.put(key, attempt);
         }
         log.atInfo().addKeyValue("workloads", all.size()).addKeyValue("attempts", attempts.size()).addKeyValue("finishedLeftOut", finished)

@@ -43,7 +43,7 @@ final class WorkerClustersView {
     private Map<WorkloadKey, String> attemptsOn(String cluster) {
         Map<WorkloadKey, String> on = new TreeMap<>();
         dispatcher.attempts().forEach((key, attempt) -> {
-            if (attempt.clusters.contains(cluster)) on.put(key, attempt.id);
+            if (attempt.clusters().contains(cluster)) on.put(key, attempt.id());
         });
         return on;
     }

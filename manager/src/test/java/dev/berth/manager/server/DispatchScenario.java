@@ -3,6 +3,7 @@ package dev.berth.manager.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.FakeWorkerCluster;
+import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchHistoryEntry;
 import dev.berth.manager.dispatch.DispatchHold;
 import dev.berth.manager.dispatch.DispatchStatus;
