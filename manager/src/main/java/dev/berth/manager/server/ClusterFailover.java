@@ -73,14 +73,12 @@ final class ClusterFailover {
 
     /** Whether an attempt's lease on a cluster is still renewed (see {@link LostClusterPolicy#keepRenewing}). */
     boolean keepRenewing(String cluster, DispatchAttempt attempt) {
-        WorkerClusters clusters = dispatcher.clusters;
-        return clusters != null && lostPolicy.keepRenewing(clusters.lostSince(cluster), attempt.lease(), clock.instant());
+        return lostPolicy.keepRenewing(dispatcher.clusters.lostSince(cluster), attempt.lease(), clock.instant());
     }
 
     /** Evicts the workloads whose every copy is on a cluster lost long enough. Called each poll interval. */
     void evictFromLostClusters() {
         WorkerClusters clusters = dispatcher.clusters;
-        if (clusters == null) return;
         Instant now = clock.instant();
         boolean evicted = false;
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
@@ -164,7 +162,6 @@ final class ClusterFailover {
      */
     private void drain(String cluster) {
         WorkerClusters clusters = dispatcher.clusters;
-        if (clusters == null) return;
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             WorkloadKey key = entry.getKey();
             DispatchAttempt attempt = entry.getValue();

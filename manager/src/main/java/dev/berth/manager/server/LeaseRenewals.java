@@ -51,7 +51,6 @@ final class LeaseRenewals {
     /** Renews every current attempt on the clusters {@code where} picks, all with one renew time. */
     private void renewOn(Function<DispatchAttempt, Collection<String>> where) {
         WorkerClusters clusters = dispatcher.clusters;
-        if (clusters == null) return;
         Instant stamp = clock.instant();
         dispatcher.attempts().forEach((key, attempt) -> {
             for (String cluster : List.copyOf(where.apply(attempt))) renew(clusters, key, attempt, cluster, stamp);

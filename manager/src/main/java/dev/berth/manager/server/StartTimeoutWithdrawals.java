@@ -79,7 +79,7 @@ final class StartTimeoutWithdrawals {
     /** Every poll: starts the withdrawals that are due, expires leases not expired yet, and confirms copies whose lease ran out. */
     void poll() {
         WorkerClusters clusters = dispatcher.clusters;
-        if (clusters == null || !policy.options().enabled()) return;
+        if (!policy.options().enabled()) return;
         Instant now = clock.instant();
         for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
             DispatchAttempt attempt = entry.getValue();
