@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.ObjectKey;
 import io.vertx.core.Vertx;

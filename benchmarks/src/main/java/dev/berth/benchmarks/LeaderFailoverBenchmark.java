@@ -3,7 +3,7 @@ package dev.berth.benchmarks;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.ha.ManagerReplica;
 import dev.berth.manager.ha.ReplicaOptions;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import java.net.ServerSocket;

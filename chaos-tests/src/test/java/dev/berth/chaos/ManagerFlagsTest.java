@@ -2,7 +2,7 @@ package dev.berth.chaos;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import dev.berth.manager.server.DispatchConfig;
+import dev.berth.manager.controller.DispatchConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.DispatchConfig;
+import dev.berth.manager.controller.DispatchConfig;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;

@@ -8,8 +8,8 @@ import dev.berth.manager.objects.FieldCause;
 import dev.berth.manager.objects.FieldReader;
 import dev.berth.manager.objects.LabelSelectorDecoder;
 import dev.berth.manager.objects.WorkloadResourcePolicy;
-import dev.berth.manager.server.JobIntegrationSettings;
-import dev.berth.manager.server.ManagedJobsPolicy;
+import dev.berth.manager.controller.JobIntegrationSettings;
+import dev.berth.manager.controller.ManagedJobsPolicy;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.berth.manager.ha;
 
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.server.ManagerEpoch;
+import dev.berth.manager.controller.BerthManager;
+import dev.berth.manager.controller.ManagerEpoch;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.shareddata.Lock;

@@ -2,7 +2,7 @@ package dev.berth.manager.ha;
 
 import dev.berth.manager.clusters.KubeconfigSource;
 import dev.berth.manager.clusters.StandbyClients;
-import dev.berth.manager.server.StoredClusterSources;
+import dev.berth.manager.controller.StoredClusterSources;
 import dev.berth.manager.store.ObjectStore;
 import java.time.Duration;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.NeedsNode;
 import io.vertx.core.Vertx;

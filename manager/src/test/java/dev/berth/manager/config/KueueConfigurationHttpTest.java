@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.MutableClock;

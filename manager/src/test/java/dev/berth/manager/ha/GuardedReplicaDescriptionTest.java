@@ -8,7 +8,7 @@ import dev.berth.manager.security.ReplicaCertificateAuthority;
 import dev.berth.manager.security.ReplicaTrust;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.SelfSignedCertificate;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;

@@ -10,7 +10,7 @@ import dev.berth.manager.security.ReplicaTrust;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.security.SelfSignedCertificate;
 import dev.berth.manager.security.edge.FrontProxyIdentity;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

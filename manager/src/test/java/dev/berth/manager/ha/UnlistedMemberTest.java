@@ -6,7 +6,7 @@ import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import java.net.ServerSocket;
 import java.time.Clock;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.berth.manager.objects.WorkloadResourcePolicy;
-import dev.berth.manager.server.JobIntegrationSettings;
-import dev.berth.manager.server.ManagedJobsPolicy;
+import dev.berth.manager.controller.JobIntegrationSettings;
+import dev.berth.manager.controller.ManagedJobsPolicy;
 import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
 import java.nio.file.Files;

@@ -66,7 +66,7 @@ class FormattedJsonEncoderTest {
 
     @Test
     void aLineWithoutArgumentsIsWrittenAsLogged() throws Exception {
-        assertThat(encode(event("dev.berth.manager.server.BerthManager", "manager started")).path("message").asText())
+        assertThat(encode(event("dev.berth.manager.controller.BerthManager", "manager started")).path("message").asText())
                 .isEqualTo("manager started");
     }
 

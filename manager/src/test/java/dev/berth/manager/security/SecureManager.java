@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityOptions.RateLimit;
-import dev.berth.manager.server.BerthManager;
+import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.testing.ManagerClient;

@@ -2,9 +2,9 @@ package dev.berth.manager.testing;
 
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.server.BerthManager;
-import dev.berth.manager.server.DispatchOptions;
-import dev.berth.manager.server.JobIntegrationSettings;
+import dev.berth.manager.controller.BerthManager;
+import dev.berth.manager.controller.DispatchOptions;
+import dev.berth.manager.controller.JobIntegrationSettings;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectStore;

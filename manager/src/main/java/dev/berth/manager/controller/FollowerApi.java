@@ -1,0 +1,22 @@
+package dev.berth.manager.controller;
+
+import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.ObjectService;
+import dev.berth.manager.security.edge.ApiSecurity;
+import dev.berth.manager.store.ObjectStore;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The API of a replica that follows: the same paths and renderings as the leader's, reading the shared
+ * store. Its replica sends it reads only; every write goes to the leader, whose hooks feed the controller.
+ */
+public final class FollowerApi {
+    private FollowerApi() {}
+
+    public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor) {
+        ObjectService service = new ObjectService(store, ManagerResources.registry(ManagerState.readOnly(store)));
+        return new ApiServer(service, readExecutor, ApiSecurity.limitsOnly()).router(vertx);
+    }
+}

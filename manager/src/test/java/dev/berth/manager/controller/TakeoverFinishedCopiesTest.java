@@ -1,0 +1,140 @@
+package dev.berth.manager.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.ManagerClient.condition;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.manager.clusters.KubeconfigSource;
+import dev.berth.manager.clusters.StandbyClients;
+import dev.berth.manager.core.SchedulerOptions;
+import dev.berth.manager.dispatch.PlacementOptions;
+import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
+import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.MockWorkerCluster;
+import dev.berth.protocol.crd.RemoteWorkload;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 20 rule 3: a workload that finished on its worker while no manager led gives its quota back as soon as the new
+ * leader takes office. The quota (1 GPU) is held by {@code first}, which ran under the dead leader; {@code second} waits
+ * for it. {@code first} succeeds while nobody leads; the follower's warm standby lists that report; then the copy is gone
+ * from the cluster before the new leader's own first listing (its deletion raced the takeover), so only the standby's
+ * listing can tell the new leader. Before, the new leader released that quota only from its own first listing.
+ */
+class TakeoverFinishedCopiesTest {
+    private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final DispatchOptions OPTIONS =
+            new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
+
+    private Vertx vertx;
+    private BerthManager manager;
+    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
+    private MockWorkerCluster cluster;
+    private StandbyClients standby;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        manager = leader(StandbyClients.NONE);
+        cluster = MockWorkerCluster.start("roomy").heartbeat(8);
+        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
+        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
+        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
+                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
+        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
+                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
+                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
+        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
+                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
+                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
+                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":1}]}]}]}}");
+        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
+        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
+                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
+        await().atMost(WAIT).until(() -> "True".equals(condition(client().get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+    }
+
+    @AfterEach
+    void stop() {
+        manager.close();
+        if (standby != null) standby.close();
+        store.close();
+        cluster.close();
+        vertx.close().await();
+    }
+
+    @Test
+    void quotaOfACopyThatFinishedWhileNobodyLedIsReleasedFromTheStandbysListingAtTakeover() throws Exception {
+        submitJob("first");
+        String firstName = await().atMost(WAIT).until(() -> workloadName("first"), name -> !name.isEmpty());
+        RemoteWorkload first = await().atMost(WAIT).until(() -> cluster.attemptOf(firstName), r -> r != null);
+        cluster.reportRunning(first, 1);
+        await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Admitted")));
+        submitJob("second");
+        await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !"True".equals(condition(workload("second"), "QuotaReserved")));
+        manager.close(); // the leader dies
+
+        cluster.reportSucceeded(first, 1);
+        standby = new StandbyClients(OPTIONS.resilience(), OPTIONS.managerId(), Clock.systemUTC(), Duration.ofMillis(100));
+        standby.refresh(Role.FOLLOWING, Map.of("roomy", KubeconfigSource.ofPath(cluster.kubeconfig().toString())));
+        cluster.agent().resources(RemoteWorkload.class).inNamespace(first.getMetadata().getNamespace())
+                .withName(first.getMetadata().getName()).delete();
+        await().atMost(WAIT).until(() -> cluster.attemptOf(firstName) == null);
+
+        manager = leader(standby);
+
+        await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Finished")));
+        await().atMost(WAIT).until(() -> "True".equals(condition(workload("second"), "QuotaReserved")));
+        assertThat(workload("first").path("status").path("dispatch").path("attemptId").asText()).isEqualTo(first.getSpec().getAttemptId());
+    }
+
+    private BerthManager leader(StandbyClients warm) {
+        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen()
+                .adoptingWarmClients(warm);
+        started.start(vertx, "127.0.0.1", 0).await();
+        return started;
+    }
+
+    // ---- the user ---------------------------------------------------------------------------
+
+    private void submitJob(String name) {
+        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"team-a\","
+                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
+                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
+                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
+        client().create("/apis/batch/v1/namespaces/team-a/jobs", job);
+    }
+
+    private String workloadName(String job) {
+        JsonNode workload = workload(job);
+        return workload == null ? "" : workload.path("metadata").path("name").asText();
+    }
+
+    private JsonNode workload(String job) {
+        for (JsonNode item : client().items(KUEUE + "/namespaces/team-a/workloads")) {
+            for (JsonNode owner : item.path("metadata").path("ownerReferences")) {
+                if (job.equals(owner.path("name").asText())) return item;
+            }
+        }
+        return null;
+    }
+
+    private void apply(String prefix, String plural, String namespace, String body) {
+        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
+        client().create(path, body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1));
+    }
+
+    /** The current leader's API (its port changes with every manager the test starts). */
+    private ManagerClient client() {
+        return new ManagerClient("http://127.0.0.1:" + manager.port());
+    }
+}
