@@ -9,7 +9,12 @@ import java.util.Arrays;
 
 /**
  * One stored version of an object. The object is held as compact JSON bytes rather than a tree, so
- * a store of many objects stays small; {@link #object()} parses a fresh copy the caller may change.
+ * a store of many objects stays small; {@link #object()} gives a fresh copy the caller may change.
+ *
+ * <p>The recently read or written versions also keep their decoded tree ({@link DecodedTrees}: at most a
+ * few thousand, the oldest forget theirs), so that reading one several times, as a create, a pass or a
+ * dispatch round does, parses its bytes once and then only copies the tree. That tree is never handed
+ * out: {@link #object()} returns a deep copy, and only the store's own stamping reads it in place.
  */
 public final class StoredObject {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -17,6 +22,8 @@ public final class StoredObject {
     private final ObjectKey key;
     private final long resourceVersion;
     private final byte[] json;
+    /** The parse of {@link #json}, or null; read-only once set, dropped when {@link DecodedTrees} evicts it. */
+    private volatile ObjectNode tree;
 
     private StoredObject(ObjectKey key, long resourceVersion, byte[] json) {
         this.key = key;
@@ -30,6 +37,19 @@ public final class StoredObject {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * As {@link #of}, for a tree the store itself just made (stamped) and nobody else holds: it is kept as the
+     * decoded tree when it is what parsing the bytes would give ({@link CanonicalTree}), saving the first read's parse.
+     */
+    static StoredObject owning(ObjectKey key, long resourceVersion, ObjectNode object) {
+        StoredObject stored = of(key, resourceVersion, object);
+        if (DecodedTrees.SHARED.keepsAny() && CanonicalTree.test(object)) {
+            stored.tree = object;
+            DecodedTrees.SHARED.remember(stored);
+        }
+        return stored;
     }
 
     /** Wraps bytes read back from durable storage; they must be a JSON object. */
@@ -47,6 +67,39 @@ public final class StoredObject {
 
     /** A fresh, mutable copy of the stored object. */
     public ObjectNode object() {
+        ObjectNode decoded = tree;
+        if (decoded != null) return decoded.deepCopy();
+        ObjectNode parsed = parse();
+        if (!DecodedTrees.SHARED.keepsAny()) return parsed;
+        tree = parsed;
+        DecodedTrees.SHARED.remember(this);
+        return parsed.deepCopy();
+    }
+
+    /**
+     * The stored object itself, shared: for the store's stamping, which only reads it (and copies what it keeps).
+     * Never to be changed, nor handed to anyone who might.
+     */
+    ObjectNode readOnlyTree() {
+        ObjectNode decoded = tree;
+        if (decoded != null) return decoded;
+        ObjectNode parsed = parse();
+        if (DecodedTrees.SHARED.keepsAny()) {
+            tree = parsed;
+            DecodedTrees.SHARED.remember(this);
+        }
+        return parsed;
+    }
+
+    void forgetTree() {
+        tree = null;
+    }
+
+    boolean holdsTree() {
+        return tree != null;
+    }
+
+    private ObjectNode parse() {
         try {
             return (ObjectNode) JSON.readTree(json);
         } catch (IOException e) {
