@@ -68,6 +68,7 @@ public final class StoredObject {
     /** A fresh, mutable copy of the stored object. */
     public ObjectNode object() {
         ObjectNode decoded = tree;
+        assert decoded == null || unchanged(decoded) : this + ": its shared tree was changed by a reader";
         if (decoded != null) return decoded.deepCopy();
         ObjectNode parsed = parse();
         if (!DecodedTrees.SHARED.keepsAny()) return parsed;
@@ -77,11 +78,19 @@ public final class StoredObject {
     }
 
     /**
-     * The stored object itself, shared: for the store's stamping, which only reads it (and copies what it keeps).
-     * Never to be changed, nor handed to anyone who might.
+     * The stored object itself, shared with every other reader of this version and without a copy: for code that
+     * only reads a few fields (an event's involved object, a status compared). It must never be changed, nor handed
+     * to code that might: take {@link #object()} for that. With assertions enabled (the tests), every read checks
+     * that the shared tree is still what the stored bytes say, so a reader that changed it fails the next read.
      */
+    public ObjectNode readOnlyObject() {
+        return readOnlyTree();
+    }
+
+    /** As {@link #readOnlyObject()}: for the store's stamping, which only reads it (and copies what it keeps). */
     ObjectNode readOnlyTree() {
         ObjectNode decoded = tree;
+        assert decoded == null || unchanged(decoded) : this + ": its shared tree was changed by a reader";
         if (decoded != null) return decoded;
         ObjectNode parsed = parse();
         if (DecodedTrees.SHARED.keepsAny()) {
@@ -97,6 +106,10 @@ public final class StoredObject {
 
     boolean holdsTree() {
         return tree != null;
+    }
+
+    private boolean unchanged(ObjectNode decoded) {
+        return decoded.equals(parse());
     }
 
     private ObjectNode parse() {

@@ -1,6 +1,8 @@
 package dev.berth.manager.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -113,6 +115,25 @@ class StoredObjectTreeTest {
         assertThat(objects[1].holdsTree()).isTrue();
         assertThat(objects[2].holdsTree()).isTrue();
         assertThat(objects[0].object().path("n").asInt()).isZero(); // parsed again
+    }
+
+    @Test
+    void aReaderThatChangesTheSharedTreeFailsTheNextReadInTests() {
+        assumeTrue(StoredObject.class.desiredAssertionStatus(), "the guard runs with assertions enabled (as Surefire runs tests)");
+        store.create(KEY, queue(1));
+        store.get(KEY).orElseThrow().readOnlyObject().with("spec").put("cpu", 7); // what no reader may do
+
+        assertThatThrownBy(() -> store.get(KEY).orElseThrow().object()).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("changed by a reader");
+    }
+
+    @Test
+    void aReadOnlyReadIsTheStoredObject() {
+        store.create(KEY, queue(3));
+        StoredObject stored = store.get(KEY).orElseThrow();
+        assertThat(stored.readOnlyObject()).isEqualTo(parsed(stored));
+        assertThat(stored.readOnlyObject()).isSameAs(stored.readOnlyObject());
+        assertThat(stored.object()).isNotSameAs(stored.readOnlyObject()).isEqualTo(stored.readOnlyObject());
     }
 
     private static ObjectNode queue(int cpu) {
