@@ -71,7 +71,7 @@ class StoredObjectTreeTest {
     @Test
     void aReplaceFromTheKeptTreeLeavesTheEarlierVersionAsItWas() {
         StoredObject first = store.create(KEY, queue(1));
-        first.object(); // decoded and kept
+        first.readOnlyObject(); // decoded and kept
         String firstJson = json(first);
         store.replace(KEY, queue(2), null);
         store.replaceStatus(KEY, JSON.createObjectNode().put("phase", "Active"), null);
@@ -97,8 +97,9 @@ class StoredObjectTreeTest {
 
         for (ObjectNode body : new ObjectNode[] {queue(1), odd}) {
             StoredObject stored = store.create(new ObjectKey(KEY.resource(), "", "n" + System.identityHashCode(body)), body);
+            assertSameNodes(stored.readOnlyObject(), parsed(stored));
+            assertSameNodes(store.get(stored.key()).orElseThrow().readOnlyObject(), parsed(stored));
             assertSameNodes(stored.object(), parsed(stored));
-            assertSameNodes(store.get(stored.key()).orElseThrow().object(), parsed(stored));
         }
     }
 
@@ -114,7 +115,7 @@ class StoredObjectTreeTest {
         assertThat(objects[0].holdsTree()).isFalse();
         assertThat(objects[1].holdsTree()).isTrue();
         assertThat(objects[2].holdsTree()).isTrue();
-        assertThat(objects[0].object().path("n").asInt()).isZero(); // parsed again
+        assertThat(objects[0].readOnlyObject().path("n").asInt()).isZero(); // parsed again
     }
 
     @Test
