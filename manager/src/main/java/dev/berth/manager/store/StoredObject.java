@@ -71,7 +71,8 @@ public final class StoredObject {
      * (its nodes lie scattered in the old generation; the bytes are one array).
      */
     public ObjectNode object() {
-        assert tree == null || unchanged(tree) : this + ": its shared tree was changed by a reader";
+        ObjectNode kept = tree; // read once: another thread's read-only read may evict it meanwhile
+        assert kept == null || unchanged(kept) : this + ": its shared tree was changed by a reader";
         return parse();
     }
 
