@@ -51,12 +51,11 @@ public final class EventRecorder {
         this.store = store;
         this.clock = clock;
         this.options = options;
+        // each event read once (a comparator reading the stored object parsed it at every comparison), and only read
         store.list(RESOURCE, null).stream()
-                .sorted(java.util.Comparator.comparing((StoredObject e) -> e.object().path("lastTimestamp").asText()))
-                .forEach(stored -> {
-                    ObjectNode object = stored.object();
-                    index(stored.key(), object, lastTimestamp(object));
-                });
+                .map(stored -> Map.entry(stored.key(), (JsonNode) stored.readOnlyObject()))
+                .sorted(Map.Entry.comparingByValue(java.util.Comparator.comparing((JsonNode e) -> e.path("lastTimestamp").asText())))
+                .forEach(event -> index(event.getKey(), event.getValue(), lastTimestamp(event.getValue())));
     }
 
     /** The object an event is about. */

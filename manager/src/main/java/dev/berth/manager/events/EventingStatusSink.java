@@ -48,7 +48,7 @@ public final class EventingStatusSink implements StatusSink {
         Optional<StoredObject> before = store.get(new ObjectKey(resources.workloads(), key.namespace(), key.name()));
         delegate.workloadChanged(key, active, status);
         if (before.isEmpty()) return;
-        ObjectNode previous = before.get().object();
+        ObjectNode previous = before.get().readOnlyObject(); // only read: status, uid, queue name
         JsonNode previousStatus = previous.path("status");
         EventRecorder.InvolvedObject involved = new EventRecorder.InvolvedObject(KueueApi.API_VERSION, KueueApi.WORKLOAD,
                 key.namespace(), key.name(), previous.path("metadata").path("uid").asText());
@@ -72,7 +72,7 @@ public final class EventingStatusSink implements StatusSink {
     public void clusterQueueChanged(String name, QueueStatus status) {
         Optional<StoredObject> before = store.get(new ObjectKey(resources.clusterQueues(), "", name));
         delegate.clusterQueueChanged(name, status);
-        before.ifPresent(stored -> activity(stored.object(), KueueApi.CLUSTER_QUEUE, "", name, status));
+        before.ifPresent(stored -> activity(stored.readOnlyObject(), KueueApi.CLUSTER_QUEUE, "", name, status));
     }
 
     @Override
@@ -84,7 +84,7 @@ public final class EventingStatusSink implements StatusSink {
     public void localQueueChanged(String namespace, String name, QueueStatus status) {
         Optional<StoredObject> before = store.get(new ObjectKey(resources.localQueues(), namespace, name));
         delegate.localQueueChanged(namespace, name, status);
-        before.ifPresent(stored -> activity(stored.object(), KueueApi.LOCAL_QUEUE, namespace, name, status));
+        before.ifPresent(stored -> activity(stored.readOnlyObject(), KueueApi.LOCAL_QUEUE, namespace, name, status));
     }
 
     @Override
@@ -104,7 +104,7 @@ public final class EventingStatusSink implements StatusSink {
     }
 
     private Optional<EventRecorder.InvolvedObject> queue(String resource, String kind, String namespace, String name) {
-        return store.get(new ObjectKey(resource, namespace, name)).map(stored -> involved(kind, namespace, name, stored.object()));
+        return store.get(new ObjectKey(resource, namespace, name)).map(stored -> involved(kind, namespace, name, stored.readOnlyObject()));
     }
 
     private static EventRecorder.InvolvedObject involved(String kind, String namespace, String name, JsonNode object) {

@@ -120,7 +120,7 @@ public final class ChangeFeedStore implements ObjectStore {
         long revision = store.revision();
         ObjectNode object = deleted.object();
         object.with("metadata").put("resourceVersion", Long.toString(revision));
-        published(StoreChange.Type.DELETED, StoredObject.of(key, revision, object));
+        published(StoreChange.Type.DELETED, StoredObject.owning(key, revision, object));
         return deleted;
     }
 

@@ -32,21 +32,21 @@ public final class DryRunObjectStore implements ObjectStore {
     public StoredObject create(ObjectKey key, ObjectNode object) {
         if (real.get(key).isPresent()) throw new AlreadyExistsException(key, key + " already exists");
         long next = real.revision() + 1;
-        return StoredObject.of(key, next, stamping.created(object, next));
+        return StoredObject.owning(key, next, stamping.created(object, next));
     }
 
     @Override
     public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = real.revision() + 1;
-        return StoredObject.of(key, next, stamping.replaced(existing.object(), object, next));
+        return StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next));
     }
 
     @Override
     public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = real.revision() + 1;
-        return StoredObject.of(key, next, stamping.statusReplaced(existing.object(), status, next));
+        return StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next));
     }
 
     @Override

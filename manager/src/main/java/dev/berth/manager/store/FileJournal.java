@@ -56,8 +56,11 @@ final class FileJournal implements WriteLog {
     public void append(WriteRecord record, ObjectTable table) {
         if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
         try {
-            if (channel.size() >= compactAfterBytes) compact(table);
             long end = channel.size();
+            if (end >= compactAfterBytes) {
+                compact(table);
+                end = channel.size();
+            }
             try {
                 writeFully(JournalFormat.encode(record, transformer), end);
                 if (FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) {

@@ -21,6 +21,7 @@ final class JournalFormat {
     static final int HEADER_BYTES = 8;
     static final int MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
     static final String SNAPSHOT = "SNAPSHOT";
+    private static final byte[] OBJECT_FIELD = ",\"object\":".getBytes(StandardCharsets.UTF_8);
 
     private JournalFormat() {}
 
@@ -102,16 +103,22 @@ final class JournalFormat {
                 json.writeStringField("name", key.name());
             }
             json.writeNumberField("resourceVersion", revision);
-            if (object != null) {
-                json.writeFieldName("object");
-                json.writeRawValue(new String(object, StandardCharsets.UTF_8));
-            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        if (object == null) return out.toByteArray();
+        // the object's bytes are JSON already: spliced in as they are (the same bytes writeRawValue wrote), not
+        // decoded into a String and encoded again on every write
+        byte[] head = out.toByteArray();
+        ByteArrayOutputStream whole = new ByteArrayOutputStream(head.length + OBJECT_FIELD.length + object.length + 1);
+        whole.write(head, 0, head.length - 1);
+        whole.writeBytes(OBJECT_FIELD);
+        whole.writeBytes(object);
+        whole.write('}');
+        return whole.toByteArray();
     }
+
 
     private static byte[] frame(byte[] payload) {
         ByteBuffer buffer = ByteBuffer.allocate(HEADER_BYTES + payload.length);

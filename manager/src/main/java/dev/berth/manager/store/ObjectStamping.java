@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -13,6 +12,10 @@ import java.util.UUID;
 /** The server-owned metadata rules of create, replace and status replace, as pure functions. */
 final class ObjectStamping {
     private final Clock clock;
+    /** The last creationTimestamp written, by its epoch second: creates come many to a second. */
+    private volatile Stamp lastStamp = new Stamp(Long.MIN_VALUE, "");
+
+    private record Stamp(long epochSecond, String text) {}
 
     ObjectStamping(Clock clock) {
         this.clock = clock;
@@ -24,16 +27,26 @@ final class ObjectStamping {
         // The API layer stamps a uid before admission (a Job's selector names it); everything else gets a new one.
         if (metadata.path("uid").asText("").isEmpty()) metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("resourceVersion", Long.toString(revision));
-        metadata.put("creationTimestamp", DateTimeFormatter.ISO_INSTANT.format(
-                Instant.now(clock).truncatedTo(ChronoUnit.SECONDS)));
+        metadata.put("creationTimestamp", creationTimestamp());
         metadata.put("generation", 1L);
         return object;
     }
 
+    private String creationTimestamp() {
+        long second = Instant.now(clock).getEpochSecond();
+        Stamp stamp = lastStamp;
+        if (stamp.epochSecond() != second) {
+            stamp = new Stamp(second, DateTimeFormatter.ISO_INSTANT.format(Instant.ofEpochSecond(second)));
+            lastStamp = stamp;
+        }
+        return stamp.text();
+    }
+
+    /** {@code existing} is only read (it may be the stored version's shared tree); {@code incoming} is copied. */
     ObjectNode replaced(ObjectNode existing, ObjectNode incoming, long revision) {
         ObjectNode object = incoming.deepCopy();
         ObjectNode metadata = metadata(object);
-        ObjectNode oldMetadata = metadata(existing);
+        JsonNode oldMetadata = existing.path("metadata");
         copy(oldMetadata, metadata, "uid");
         copy(oldMetadata, metadata, "creationTimestamp");
         long generation = oldMetadata.path("generation").asLong(1);
@@ -44,6 +57,7 @@ final class ObjectStamping {
         return object;
     }
 
+    /** {@code existing} is only read (it may be the stored version's shared tree); {@code status} is copied. */
     ObjectNode statusReplaced(ObjectNode existing, JsonNode status, long revision) {
         ObjectNode object = existing.deepCopy();
         metadata(object).put("resourceVersion", Long.toString(revision));
@@ -74,7 +88,7 @@ final class ObjectStamping {
         return fields;
     }
 
-    private static void copy(ObjectNode from, ObjectNode to, String field) {
+    private static void copy(JsonNode from, ObjectNode to, String field) {
         if (from.has(field)) to.set(field, from.get(field).deepCopy());
         else to.remove(field);
     }

@@ -62,21 +62,21 @@ final class ObjectTable implements ObjectStore {
     public synchronized StoredObject create(ObjectKey key, ObjectNode object) {
         if (objects.containsKey(key)) throw new AlreadyExistsException(key, key + " already exists");
         long next = revision + 1;
-        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.created(object, next)));
+        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.created(object, next)));
     }
 
     @Override
     public synchronized StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = revision + 1;
-        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.replaced(existing.object(), object, next)));
+        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next)));
     }
 
     @Override
     public synchronized StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = revision + 1;
-        return write(WriteRecord.Op.PUT, StoredObject.of(key, next, stamping.statusReplaced(existing.object(), status, next)));
+        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next)));
     }
 
     @Override

@@ -122,7 +122,7 @@ public final class PostgresObjectStore implements ObjectStore {
     public StoredObject create(ObjectKey key, ObjectNode object) {
         return transaction(connection -> {
             long next = nextRevision(connection);
-            StoredObject stored = StoredObject.of(key, next, stamping.created(object, next));
+            StoredObject stored = StoredObject.owning(key, next, stamping.created(object, next));
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + objects
                     + " (resource, namespace, name, resource_version, json) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
                 bindKey(insert, key);
@@ -139,7 +139,7 @@ public final class PostgresObjectStore implements ObjectStore {
         return transaction(connection -> {
             StoredObject existing = current(connection, key, expectedResourceVersionOrNull);
             long next = nextRevision(connection);
-            return update(connection, StoredObject.of(key, next, stamping.replaced(existing.object(), object, next)));
+            return update(connection, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next)));
         });
     }
 
@@ -148,7 +148,7 @@ public final class PostgresObjectStore implements ObjectStore {
         return transaction(connection -> {
             StoredObject existing = current(connection, key, expectedResourceVersionOrNull);
             long next = nextRevision(connection);
-            return update(connection, StoredObject.of(key, next, stamping.statusReplaced(existing.object(), status, next)));
+            return update(connection, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next)));
         });
     }
 
