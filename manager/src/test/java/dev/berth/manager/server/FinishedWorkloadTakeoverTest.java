@@ -1,25 +1,22 @@
 package dev.berth.manager.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A new leader takes office over a store whose workloads finished under the previous one: it recovers no
@@ -34,16 +31,12 @@ class FinishedWorkloadTakeoverTest {
     private static final DispatchOptions OPTIONS =
             new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    private Vertx vertx;
-    private BerthManager manager;
-    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().dispatchOptions(OPTIONS);
     private MockWorkerCluster cluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = startManager();
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
         apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
         apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
@@ -64,10 +57,7 @@ class FinishedWorkloadTakeoverTest {
 
     @AfterEach
     void stop() {
-        manager.close();
-        store.close();
         cluster.close();
-        vertx.close().await();
     }
 
     @Test
@@ -79,19 +69,13 @@ class FinishedWorkloadTakeoverTest {
         await().atMost(WAIT).until(() -> attempt() == null); // the manager deleted the finished copy
         String attemptId = workload().path("status").path("dispatch").path("attemptId").asText();
         assertThat(attemptId).isEqualTo(remote.getSpec().getAttemptId());
-        manager.close();
+        harness.stopManager();
 
-        manager = startManager();
+        harness.restart();
         await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
 
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                 .until(() -> attemptId.equals(workload().path("status").path("dispatch").path("attemptId").asText()));
-    }
-
-    private BerthManager startManager() {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen();
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
     }
 
     private RemoteWorkload attempt() {
@@ -124,19 +108,7 @@ class FinishedWorkloadTakeoverTest {
         return JSON.readTree(send("GET", path, null).body());
     }
 
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String body) {
+        return harness.client().send(method, path, ManagerClient.JSON_TYPE, body);
     }
 }

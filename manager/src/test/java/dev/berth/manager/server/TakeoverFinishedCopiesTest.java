@@ -7,20 +7,19 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.clusters.KubeconfigSource;
 import dev.berth.manager.clusters.StandbyClients;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 20 rule 3: a workload that finished on its worker while no manager led gives its quota back as soon as the new
@@ -35,16 +34,15 @@ class TakeoverFinishedCopiesTest {
     private static final DispatchOptions OPTIONS =
             new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    private Vertx vertx;
-    private BerthManager manager;
-    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
-    private MockWorkerCluster cluster;
     private StandbyClients standby;
+    /** Each leader adopts the follower's warm clients, once there are some. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().dispatchOptions(OPTIONS)
+            .configure(manager -> manager.adoptingWarmClients(standby == null ? StandbyClients.NONE : standby));
+    private MockWorkerCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = leader(StandbyClients.NONE);
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
         apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
         apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
@@ -65,11 +63,9 @@ class TakeoverFinishedCopiesTest {
 
     @AfterEach
     void stop() {
-        manager.close();
+        harness.stopManager();
         if (standby != null) standby.close();
-        store.close();
         cluster.close();
-        vertx.close().await();
     }
 
     @Test
@@ -81,7 +77,7 @@ class TakeoverFinishedCopiesTest {
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Admitted")));
         submitJob("second");
         await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !"True".equals(condition(workload("second"), "QuotaReserved")));
-        manager.close(); // the leader dies
+        harness.stopManager(); // the leader dies
 
         cluster.reportSucceeded(first, 1);
         standby = new StandbyClients(OPTIONS.resilience(), OPTIONS.managerId(), Clock.systemUTC(), Duration.ofMillis(100));
@@ -90,18 +86,11 @@ class TakeoverFinishedCopiesTest {
                 .withName(first.getMetadata().getName()).delete();
         await().atMost(WAIT).until(() -> cluster.attemptOf(firstName) == null);
 
-        manager = leader(standby);
+        harness.restart(); // the new leader, adopting the standby's clients
 
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Finished")));
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("second"), "QuotaReserved")));
         assertThat(workload("first").path("status").path("dispatch").path("attemptId").asText()).isEqualTo(first.getSpec().getAttemptId());
-    }
-
-    private BerthManager leader(StandbyClients warm) {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen()
-                .adoptingWarmClients(warm);
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
     }
 
     // ---- the user ---------------------------------------------------------------------------
@@ -133,8 +122,8 @@ class TakeoverFinishedCopiesTest {
         client().create(path, body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1));
     }
 
-    /** The current leader's API (its port changes with every manager the test starts). */
+    /** The current leader's API (a restart keeps the port). */
     private ManagerClient client() {
-        return new ManagerClient("http://127.0.0.1:" + manager.port());
+        return harness.client();
     }
 }

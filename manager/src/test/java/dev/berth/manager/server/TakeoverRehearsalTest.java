@@ -9,16 +9,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A follower's rehearsal of taking office rebuilds a controller from the store and runs a scheduling pass that
@@ -31,25 +28,11 @@ class TakeoverRehearsalTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private Vertx vertx;
-    private BerthManager manager;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-    }
-
-    @AfterEach
-    void stop() {
-        if (manager != null) manager.close();
-        store.close();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().store(store);
 
     @Test
     void aRehearsalDecidesOverTheStoredStateButWritesNothing() throws Exception {
-        manager = startManager();
         apply("/api/v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
         apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
         apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{\"namespaceSelector\":{},"
@@ -60,8 +43,7 @@ class TakeoverRehearsalTest {
         submitJob("second");
         await().atMost(WAIT).until(() -> "True".equals(reserved("job-first-"))
                 && !"missing".equals(reserved("job-second-")) && !"True".equals(reserved("job-second-")));
-        manager.close();
-        manager = null;
+        harness.stopManager();
         // room for the second while no manager leads
         ObjectKey cq = new ObjectKey(Resources.CLUSTER_QUEUES.resource(), "", "cq");
         ObjectNode widened = store.get(cq).orElseThrow().object().deepCopy();
@@ -74,14 +56,8 @@ class TakeoverRehearsalTest {
         assertThat(recovered).isEqualTo(2);
         assertThat(store.revision()).as("a rehearsal writes nothing").isEqualTo(revision);
         assertThat(storedReserved("job-second-")).isNotEqualTo("True");
-        manager = startManager();
+        harness.restart();
         await().atMost(WAIT).until(() -> "True".equals(reserved("job-second-")));
-    }
-
-    private BerthManager startManager() {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS).leavingStoreOpen();
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
     }
 
     private void submitJob(String name) throws Exception {
@@ -119,11 +95,7 @@ class TakeoverRehearsalTest {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     }
 
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String body) {
+        return harness.client().send(method, path, ManagerClient.JSON_TYPE, body);
     }
 }
