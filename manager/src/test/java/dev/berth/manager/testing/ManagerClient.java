@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -129,10 +130,20 @@ public class ManagerClient {
      */
     public <T> HttpResponse<T> sendRaw(String method, String path, HttpRequest.BodyPublisher body, Consumer<HttpRequest.Builder> headers,
                                        HttpResponse.BodyHandler<T> handler) throws java.io.IOException, InterruptedException {
+        return http.send(request(method, path, body, headers), handler);
+    }
+
+    /** {@link #sendRaw} without waiting: a watch opened while the test goes on (a body of lines read as they come). */
+    public <T> CompletableFuture<HttpResponse<T>> sendRawAsync(String method, String path, HttpRequest.BodyPublisher body,
+                                                               Consumer<HttpRequest.Builder> headers, HttpResponse.BodyHandler<T> handler) {
+        return http.sendAsync(request(method, path, body, headers), handler);
+    }
+
+    private HttpRequest request(String method, String path, HttpRequest.BodyPublisher body, Consumer<HttpRequest.Builder> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout).method(method, body);
         if (bearerTokenOrNull != null) request.header("Authorization", "Bearer " + bearerTokenOrNull);
         headers.accept(request);
-        return http.send(request.build(), handler);
+        return request.build();
     }
 
     /** The answer whatever its status code; throws only when the manager is unreachable. */
