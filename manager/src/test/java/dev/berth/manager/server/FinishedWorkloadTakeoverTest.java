@@ -1,7 +1,14 @@
 package dev.berth.manager.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.KueueObjects.clusterQueue;
+import static dev.berth.manager.testing.KueueObjects.job;
+import static dev.berth.manager.testing.KueueObjects.localQueue;
+import static dev.berth.manager.testing.KueueObjects.namespace;
+import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
 import static dev.berth.manager.testing.ManagerClient.condition;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueCheck;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,21 +45,14 @@ class FinishedWorkloadTakeoverTest {
     @BeforeEach
     void start() throws Exception {
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
-        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
-                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
-        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
-                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
-                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
-                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":64}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
-        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+        ManagerClient client = harness.client();
+        client.create(namespace("team-a"));
+        client.create(resourceFlavor("a100"));
+        client.create(multiKueueConfig("workers", "roomy"));
+        client.create(multiKueueCheck("dispatch", "workers"));
+        client.create(clusterQueue("cq").admissionCheck("dispatch").quota("a100", "cpu", 64).quota("a100", "nvidia.com/gpu", 64));
+        client.create(localQueue("team-a", "lq").clusterQueue("cq"));
+        cluster.connect(client);
     }
 
     @AfterEach
@@ -84,24 +84,13 @@ class FinishedWorkloadTakeoverTest {
 
     // ---- the user ---------------------------------------------------------------------------
 
-    private void submitJob() throws Exception {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"train\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", job).statusCode()).isEqualTo(201);
+    private void submitJob() {
+        harness.client().create(job("team-a", "train").queue("lq").request("cpu", "1").request("nvidia.com/gpu", "1"));
     }
 
     private JsonNode workload() throws Exception {
         JsonNode list = get(KUEUE + "/namespaces/team-a/workloads");
         return list.path("items").size() == 0 ? null : list.path("items").get(0);
-    }
-
-    private void apply(String prefix, String plural, String namespace, String body) throws Exception {
-        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        String withVersion = body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1);
-        HttpResponse<String> response = send("POST", path, withVersion);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     }
 
     private JsonNode get(String path) throws Exception {

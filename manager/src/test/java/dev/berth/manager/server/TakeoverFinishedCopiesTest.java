@@ -1,7 +1,14 @@
 package dev.berth.manager.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.KueueObjects.clusterQueue;
+import static dev.berth.manager.testing.KueueObjects.job;
+import static dev.berth.manager.testing.KueueObjects.localQueue;
+import static dev.berth.manager.testing.KueueObjects.namespace;
+import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
 import static dev.berth.manager.testing.ManagerClient.condition;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueCheck;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,21 +51,14 @@ class TakeoverFinishedCopiesTest {
     @BeforeEach
     void start() throws Exception {
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
-        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
-                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
-        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
-                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
-                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
-                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":1}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
-        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(client().get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+        ManagerClient client = harness.client();
+        client.create(namespace("team-a"));
+        client.create(resourceFlavor("a100"));
+        client.create(multiKueueConfig("workers", "roomy"));
+        client.create(multiKueueCheck("dispatch", "workers"));
+        client.create(clusterQueue("cq").admissionCheck("dispatch").quota("a100", "cpu", 64).quota("a100", "nvidia.com/gpu", 1));
+        client.create(localQueue("team-a", "lq").clusterQueue("cq"));
+        cluster.connect(client);
     }
 
     @AfterEach
@@ -96,11 +96,7 @@ class TakeoverFinishedCopiesTest {
     // ---- the user ---------------------------------------------------------------------------
 
     private void submitJob(String name) {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        client().create("/apis/batch/v1/namespaces/team-a/jobs", job);
+        client().create(job("team-a", name).queue("lq").request("cpu", "1").request("nvidia.com/gpu", "1"));
     }
 
     private String workloadName(String job) {
@@ -117,10 +113,6 @@ class TakeoverFinishedCopiesTest {
         return null;
     }
 
-    private void apply(String prefix, String plural, String namespace, String body) {
-        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        client().create(path, body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1));
-    }
 
     /** The current leader's API (a restart keeps the port). */
     private ManagerClient client() {

@@ -1,5 +1,10 @@
 package dev.berth.manager.server;
 
+import static dev.berth.manager.testing.KueueObjects.clusterQueue;
+import static dev.berth.manager.testing.KueueObjects.job;
+import static dev.berth.manager.testing.KueueObjects.localQueue;
+import static dev.berth.manager.testing.KueueObjects.namespace;
+import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,12 +38,11 @@ class TakeoverRehearsalTest {
 
     @Test
     void aRehearsalDecidesOverTheStoredStateButWritesNothing() throws Exception {
-        apply("/api/v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{\"namespaceSelector\":{},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":1}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
+        ManagerClient client = harness.client();
+        client.create(namespace("team-a"));
+        client.create(resourceFlavor("a100"));
+        client.create(clusterQueue("cq").quota("a100", "nvidia.com/gpu", 1));
+        client.create(localQueue("team-a", "lq").clusterQueue("cq"));
         submitJob("first");
         submitJob("second");
         await().atMost(WAIT).until(() -> "True".equals(reserved("job-first-"))
@@ -60,12 +64,8 @@ class TakeoverRehearsalTest {
         await().atMost(WAIT).until(() -> "True".equals(reserved("job-second-")));
     }
 
-    private void submitJob(String name) throws Exception {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", job).statusCode()).isEqualTo(201);
+    private void submitJob(String name) {
+        harness.client().create(job("team-a", name).queue("lq").request("nvidia.com/gpu", "1"));
     }
 
     /** QuotaReserved of the workload whose name starts with prefix (Job workloads are named job-<job>-<hash>). */
@@ -86,13 +86,6 @@ class TakeoverRehearsalTest {
             if (condition.path("type").asText().equals("QuotaReserved")) return condition.path("status").asText();
         }
         return null;
-    }
-
-    private void apply(String prefix, String plural, String namespace, String body) throws Exception {
-        String path = prefix + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        String withVersion = body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1);
-        HttpResponse<String> response = send("POST", path, withVersion);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     }
 
     private HttpResponse<String> send(String method, String path, String body) {
