@@ -5,6 +5,7 @@ import static dev.berth.manager.testing.KueueObjects.job;
 import static dev.berth.manager.testing.KueueObjects.localQueue;
 import static dev.berth.manager.testing.KueueObjects.namespace;
 import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
+import static dev.berth.manager.testing.ManagerClient.condition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -71,21 +72,14 @@ class TakeoverRehearsalTest {
     /** QuotaReserved of the workload whose name starts with prefix (Job workloads are named job-<job>-<hash>). */
     private String reserved(String prefix) throws Exception {
         for (JsonNode workload : JSON.readTree(send("GET", KUEUE + "/namespaces/team-a/workloads", null).body()).path("items")) {
-            if (workload.path("metadata").path("name").asText().startsWith(prefix)) return condition(workload);
+            if (workload.path("metadata").path("name").asText().startsWith(prefix)) return condition(workload, "QuotaReserved");
         }
         return "missing";
     }
 
     private String storedReserved(String prefix) {
         return store.list(Resources.WORKLOADS.resource(), "team-a").stream().filter(w -> w.key().name().startsWith(prefix))
-                .map(w -> condition(w.object())).findFirst().orElseThrow();
-    }
-
-    private static String condition(JsonNode object) {
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals("QuotaReserved")) return condition.path("status").asText();
-        }
-        return null;
+                .map(w -> condition(w.object(), "QuotaReserved")).findFirst().orElseThrow();
     }
 
     private HttpResponse<String> send(String method, String path, String body) {
