@@ -12,6 +12,7 @@ import java.time.Duration;
  * new ones refused) and up again.
  */
 public final class Uplink {
+    /** Not ManagerClient: this talks to the LatencyProxy's control port, not to the manager's API. */
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     private final String controlUrl;
 

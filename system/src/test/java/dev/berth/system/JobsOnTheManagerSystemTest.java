@@ -9,9 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -207,8 +206,7 @@ class JobsOnTheManagerSystemTest {
 
     private JsonNode table(String path) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(system.apiUrl() + path)).header("Accept", TABLE).GET().build();
-            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = api.exchange("GET", path, Map.of("Accept", TABLE), HttpRequest.BodyPublishers.noBody());
             return JSON.readTree(response.body());
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -8,9 +8,6 @@ import dev.berth.manager.testing.NeedsKubectl;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,13 +135,14 @@ class QuickstartProcessTest {
         for (String line : Files.readAllLines(home.resolve("berth").resolve("security").resolve("tokens.csv"))) {
             if (!line.startsWith("#") && line.contains(",")) assertThat(banner).doesNotContain(line.substring(0, line.indexOf(',')));
         }
-        HttpClient browser = HttpClient.newBuilder().sslContext(ManagerClient.sslContextTrusting(
-                Files.readString(home.resolve("berth").resolve("security").resolve("tls.crt")))).build();
-        HttpRequest open = HttpRequest.newBuilder(URI.create(link.group(1))).GET().build();
-        HttpResponse<String> first = browser.send(open, HttpResponse.BodyHandlers.ofString());
+        String base = link.group(1).substring(0, link.group(1).indexOf("/dashboard/"));
+        ManagerClient browser = ManagerClient.trusting(base,
+                Files.readString(home.resolve("berth").resolve("security").resolve("tls.crt")));
+        String open = link.group(1).substring(base.length());
+        HttpResponse<String> first = browser.send("GET", open, null, null);
         assertThat(first.statusCode()).isEqualTo(303);
         assertThat(first.headers().firstValue("set-cookie")).isPresent();
-        assertThat(browser.send(open, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        assertThat(browser.send("GET", open, null, null).statusCode()).isEqualTo(401);
     }
 
     @Test

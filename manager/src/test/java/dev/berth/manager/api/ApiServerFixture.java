@@ -7,11 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +23,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A real ApiServer on a loopback port over an in-memory store and the test kinds, with an HTTP client. */
+/**
+ * A real ApiServer on a loopback port over an in-memory store and the test kinds, with an HTTP client.
+ * Not the ManagerHarness: the API server alone, serving test kinds (Widget, Gadget) that a BerthManager does not register.
+ */
 abstract class ApiServerFixture {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String WIDGETS = "/apis/test.berth.dev/v1/widgets";
@@ -38,7 +40,7 @@ abstract class ApiServerFixture {
     MemoryObjectStore store;
     TestKinds.WidgetHooks widgetHooks;
     HttpServer server;
-    HttpClient client;
+    ManagerClient client;
 
     record Reply(int code, JsonNode body, java.net.http.HttpHeaders headers) {}
 
@@ -51,7 +53,7 @@ abstract class ApiServerFixture {
         ObjectService service = new ObjectService(store, TestKinds.registry(widgetHooks));
         server = new ApiServer(service, state, 64 * 1024, ApiSecurity.limitsOnly()).start(vertx, "127.0.0.1", 0)
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        client = new ManagerClient("http://127.0.0.1:" + server.actualPort(), Duration.ofSeconds(5), Duration.ofSeconds(10));
     }
 
     @AfterEach
@@ -62,11 +64,10 @@ abstract class ApiServerFixture {
     }
 
     Reply call(String method, String path, String contentType, byte[] body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
-                .timeout(Duration.ofSeconds(10))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        if (contentType != null) request.header("Content-Type", contentType);
-        HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = client.sendRaw(method, path,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body), request -> {
+                    if (contentType != null) request.header("Content-Type", contentType);
+                }, HttpResponse.BodyHandlers.ofByteArray());
         JsonNode json = response.body().length == 0 ? null : parseOrText(response.body());
         return new Reply(response.statusCode(), json, response.headers());
     }

@@ -3,11 +3,11 @@ package dev.berth.manager.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,9 +19,8 @@ class DiscoveryVisibilityHttpTest extends ApiServerFixture {
             + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
     private static final String GROUP = "visibility.kueue.x-k8s.io";
 
-    private HttpResponse<String> getWithAccept(String path, String accept) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
-                .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> getWithAccept(String path, String accept) {
+        return client.exchange("GET", path, Map.of("Accept", accept), HttpRequest.BodyPublishers.noBody());
     }
 
     @Test

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.testing.ManagerHarness;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -32,7 +30,6 @@ class NamespaceLifecycleHttpTest {
     @RegisterExtension
     final ManagerHarness harness = ManagerHarness.empty();
     /** Its own client: the watch test reads a streamed answer, which ManagerClient does not. */
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     record Reply(int code, JsonNode body) {}
 
@@ -78,8 +75,9 @@ class NamespaceLifecycleHttpTest {
 
         String resourceVersion = send("GET", NAMESPACES + "/team-x", null).body().at("/metadata/resourceVersion").asText();
         List<JsonNode> events = new CopyOnWriteArrayList<>();
-        CompletableFuture<HttpResponse<Stream<String>>> watch = http.sendAsync(request("GET",
-                NAMESPACES + "?watch=true&resourceVersion=" + resourceVersion, null, null).build(), HttpResponse.BodyHandlers.ofLines());
+        CompletableFuture<HttpResponse<Stream<String>>> watch = harness.client().sendRawAsync("GET",
+                NAMESPACES + "?watch=true&resourceVersion=" + resourceVersion, HttpRequest.BodyPublishers.noBody(), request -> { },
+                HttpResponse.BodyHandlers.ofLines());
         watch.thenAccept(response -> response.body().forEach(line -> {
             try {
                 if (!line.isBlank()) events.add(JSON.readTree(line));
@@ -201,14 +199,7 @@ class NamespaceLifecycleHttpTest {
     }
 
     private Reply send(String method, String path, String contentType, String body) throws Exception {
-        HttpResponse<String> response = http.send(request(method, path, contentType, body).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = harness.client().send(method, path, contentType, body == null ? null : body.replace('\'', '"'));
         return new Reply(response.statusCode(), response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body()));
-    }
-
-    private HttpRequest.Builder request(String method, String path, String contentType, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(harness.baseUrl() + path))
-                .timeout(Duration.ofSeconds(30));
-        if (body == null) return request.method(method, HttpRequest.BodyPublishers.noBody());
-        return request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body.replace('\'', '"')));
     }
 }

@@ -109,10 +109,9 @@ class ObjectSemanticsTest extends ApiServerFixture {
         assertThat(names(get(WIDGETS + "?fieldSelector=metadata.name%3Dtwo"))).containsExactly("two");
         assertThat(names(get(WIDGETS + "?fieldSelector=metadata.name!%3Dtwo"))).containsExactly("one");
 
-        java.net.http.HttpResponse<String> table = client.send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + server.actualPort() + WIDGETS))
-                .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> table = client.exchange("GET", WIDGETS,
+                java.util.Map.of("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"),
+                java.net.http.HttpRequest.BodyPublishers.noBody());
         var body = JSON.readTree(table.body());
         assertThat(body.path("kind").asText()).isEqualTo("Table");
         assertThat(body.at("/columnDefinitions/0/name").asText()).isEqualTo("Name");

@@ -6,11 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.testing.ManagerHarness;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -27,11 +25,7 @@ class V1beta1ReadShapeHttpTest {
     private static final String V2 = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-
     record Reply(int code, JsonNode body, java.util.List<String> warnings) {}
-
-    /** For the table and the streamed watch, which ManagerClient does not read. */
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     @RegisterExtension
     static final ManagerHarness harness = ManagerHarness.withE2eQueues();
 
@@ -59,8 +53,8 @@ class V1beta1ReadShapeHttpTest {
     void aV1beta1TableShowsTheCohort() throws Exception {
         send("POST", V2, queue("kueue.x-k8s.io/v1beta2", "tabled", "cohortName"));
 
-        HttpResponse<String> table = HTTP.send(HttpRequest.newBuilder(uri(V1 + "/tabled"))
-                .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> table = harness.client().exchange("GET", V1 + "/tabled",
+                Map.of("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io"), HttpRequest.BodyPublishers.noBody());
 
         JsonNode body = JSON.readTree(table.body());
         assertThat(body.path("kind").asText()).isEqualTo("Table");
@@ -129,8 +123,8 @@ class V1beta1ReadShapeHttpTest {
 
     @Test
     void aWatchThroughV1beta1SendsTheV1beta1Shape() throws Exception {
-        HttpResponse<Stream<String>> watch = HTTP.send(HttpRequest.newBuilder(uri(V1 + "?watch=true")).GET().build(),
-                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> watch = harness.client().sendRaw("GET", V1 + "?watch=true", HttpRequest.BodyPublishers.noBody(),
+                request -> { }, HttpResponse.BodyHandlers.ofLines());
         assertThat(watch.statusCode()).isEqualTo(200);
         CompletableFuture<JsonNode> event = CompletableFuture.supplyAsync(() -> watch.body()
                 .map(V1beta1ReadShapeHttpTest::parse)
@@ -167,10 +161,6 @@ class V1beta1ReadShapeHttpTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static URI uri(String path) {
-        return URI.create(harness.baseUrl() + path);
     }
 
     private static Reply send(String method, String path, String body) throws Exception {

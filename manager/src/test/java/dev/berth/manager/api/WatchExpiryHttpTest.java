@@ -8,16 +8,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.ChangeFeedStore;
 import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * ADDED events with a bookmark annotated {@code k8s.io/initial-events-end}.
  */
 class WatchExpiryHttpTest {
+    // Not the ManagerHarness: a bare ApiServer whose watch hub keeps three changes, which a BerthManager does not expose.
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String WIDGETS = ApiServerFixture.WIDGETS;
 
@@ -41,7 +42,7 @@ class WatchExpiryHttpTest {
     private ExecutorService state;
     private ChangeFeedStore store;
     private HttpServer server;
-    private HttpClient client;
+    private ManagerClient client;
     private final List<Stream<String>> open = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -54,7 +55,7 @@ class WatchExpiryHttpTest {
         ObjectService service = new ObjectService(store, TestKinds.registry(new TestKinds.WidgetHooks()));
         server = new ApiServer(service, state, 64 * 1024, hub, Clock.systemUTC(), ApiSecurity.limitsOnly()).start(vertx, "127.0.0.1", 0)
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        client = new ManagerClient("http://127.0.0.1:" + server.actualPort(), Duration.ofSeconds(5), Duration.ofSeconds(10));
     }
 
     @AfterEach
@@ -65,11 +66,9 @@ class WatchExpiryHttpTest {
         store.close();
     }
 
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
-                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String body) {
+        return client.exchange(method, path, Map.of("Content-Type", ManagerClient.JSON_TYPE),
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     }
 
     private void widgets(String... names) throws Exception {
@@ -80,9 +79,8 @@ class WatchExpiryHttpTest {
 
     /** The events of a watch as they arrive, read on a background thread. */
     private List<JsonNode> watch(String query) throws Exception {
-        HttpResponse<Stream<String>> response = client.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + server.actualPort() + WIDGETS + "?watch=true&" + query)).build(),
-                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response = client.sendRaw("GET", WIDGETS + "?watch=true&" + query, HttpRequest.BodyPublishers.noBody(),
+                request -> { }, HttpResponse.BodyHandlers.ofLines());
         assertThat(response.statusCode()).isEqualTo(200);
         open.add(response.body());
         List<JsonNode> events = new CopyOnWriteArrayList<>();

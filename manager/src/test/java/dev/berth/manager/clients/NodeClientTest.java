@@ -2,28 +2,24 @@ package dev.berth.manager.clients;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.controller.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsNode;
-import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,33 +40,23 @@ class NodeClientTest {
             "informer", "pagination", "dry-run", "cascading-delete-orphan-keeps-workload",
             "cascading-delete-background-removes-workload", "identity");
 
+    /** TLS and the quickstart's tokens, the example queues, MultiKueue objects and RBAC; started once node is found. */
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().secured().manifests(Path.of("..", "examples", "queues"))
+            .manifests(Path.of("..", "examples", "multikueue")).manifests(Path.of("..", "examples", "rbac")).startedByTheTest();
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
     static Map<String, String> outcomes;
     static String output;
 
     @BeforeAll
     static void runTheSuite() throws Exception {
         Path node = requireNodeClient();
-        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("..", "examples", "queues"));
-        manager.loadManifests(Path.of("..", "examples", "multikueue"));
-        manager.loadManifests(Path.of("..", "examples", "rbac"));
-        Path kubeconfig = credentials.writeKubeconfig(home.resolve("kubeconfig"), "https://127.0.0.1:" + manager.port());
+        harness.start();
+        Path kubeconfig = harness.writeKubeconfig(home.resolve("kubeconfig"));
         output = run(List.of(node.toString(), SUITE_DIR.resolve("client_node_suite.mjs").toString(), kubeconfig.toString(),
                 QuickstartCredentials.ADMIN_CONTEXT));
         outcomes = outcomes(output);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     /** One test per case; each case ends with the no-data-loss check of what it stored. */

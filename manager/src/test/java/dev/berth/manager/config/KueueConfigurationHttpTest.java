@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.controller.BerthManager;
-import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MutableClock;
-import io.vertx.core.Vertx;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -19,8 +17,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,24 +32,17 @@ class KueueConfigurationHttpTest {
 
     @TempDir
     Path dir;
-    private Vertx vertx;
-    private BerthManager manager;
+    /** Each test starts it with the manager its Configuration file describes. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore().startedByTheTest();
     private ManagerClient client;
 
     private void start(String configuration, Clock clock) throws Exception {
         Path file = dir.resolve("controller_manager_config.yaml");
         Files.writeString(file, HEADER + configuration);
         ManagerSettings settings = KueueConfigurationFile.settings(file, ManagerSettings.Flags.NONE);
-        vertx = Vertx.vertx();
-        manager = settings.newManager(FileObjectStore.open(dir.resolve("data"), clock), clock);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        client = new ManagerClient("http://127.0.0.1:" + manager.port());
-    }
-
-    @AfterEach
-    void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
+        harness.clock(clock).builtBy(settings::newManager).start();
+        client = harness.client();
     }
 
     @Test

@@ -3,13 +3,10 @@ package dev.berth.manager.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.StoredObject;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,26 +37,17 @@ class AcknowledgedCreatesSurviveACrashTest {
     private static final int CLIENTS = 16;
     private static final int CREATES_PER_CLIENT = 15;
 
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().fileStore();
     @TempDir
     Path images;
-    private Vertx vertx;
-    private BerthManager manager;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-
-    @AfterEach
-    void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
-    }
+    private ManagerClient http;
+    private Path data;
 
     @Test
     void everyJobAnswered201BeforeACrashIsInWhatTheCrashLeavesWithItsWorkload() throws Exception {
-        vertx = Vertx.vertx();
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
+        data = harness.dataDir().resolve("store");
+        http = ManagerClient.http1(harness.baseUrl(), Duration.ofSeconds(5), Duration.ofSeconds(30));
         created(send("/api/v1/namespaces", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n"));
         created(send(KUEUE + "/resourceflavors", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: f\n"));
         created(send(KUEUE + "/clusterqueues", "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: cq\nspec:\n"
@@ -137,9 +125,7 @@ class AcknowledgedCreatesSurviveACrashTest {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     }
 
-    private HttpResponse<String> send(String path, String yaml) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path)).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String path, String yaml) {
+        return http.send("POST", path, ManagerClient.YAML_TYPE, yaml);
     }
 }

@@ -1,25 +1,29 @@
 package dev.berth.manager.controller;
 
+import static dev.berth.manager.testing.KueueObjects.clusterQueue;
+import static dev.berth.manager.testing.KueueObjects.job;
+import static dev.berth.manager.testing.KueueObjects.localQueue;
+import static dev.berth.manager.testing.KueueObjects.namespace;
+import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
+import static dev.berth.manager.testing.ManagerClient.condition;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueCheck;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
-import dev.berth.manager.store.MemoryObjectStore;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A new leader takes office over a store whose workloads finished under the previous one: it recovers no
@@ -34,40 +38,26 @@ class FinishedWorkloadTakeoverTest {
     private static final DispatchOptions OPTIONS =
             new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    private Vertx vertx;
-    private BerthManager manager;
-    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().dispatchOptions(OPTIONS);
     private MockWorkerCluster cluster;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = startManager();
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
-        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
-                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
-        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
-                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
-                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
-                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":64}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
-        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+        ManagerClient client = harness.client();
+        client.create(namespace("team-a"));
+        client.create(resourceFlavor("a100"));
+        client.create(multiKueueConfig("workers", "roomy"));
+        client.create(multiKueueCheck("dispatch", "workers"));
+        client.create(clusterQueue("cq").admissionCheck("dispatch").quota("a100", "cpu", 64).quota("a100", "nvidia.com/gpu", 64));
+        client.create(localQueue("team-a", "lq").clusterQueue("cq"));
+        cluster.connect(client);
     }
 
     @AfterEach
     void stop() {
-        manager.close();
-        store.close();
         cluster.close();
-        vertx.close().await();
     }
 
     @Test
@@ -79,19 +69,13 @@ class FinishedWorkloadTakeoverTest {
         await().atMost(WAIT).until(() -> attempt() == null); // the manager deleted the finished copy
         String attemptId = workload().path("status").path("dispatch").path("attemptId").asText();
         assertThat(attemptId).isEqualTo(remote.getSpec().getAttemptId());
-        manager.close();
+        harness.stopManager();
 
-        manager = startManager();
+        harness.restart();
         await().atMost(WAIT).until(() -> "True".equals(condition(get(KUEUE + "/multikueueclusters/roomy"), "Active")));
 
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                 .until(() -> attemptId.equals(workload().path("status").path("dispatch").path("attemptId").asText()));
-    }
-
-    private BerthManager startManager() {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen();
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
     }
 
     private RemoteWorkload attempt() {
@@ -100,12 +84,8 @@ class FinishedWorkloadTakeoverTest {
 
     // ---- the user ---------------------------------------------------------------------------
 
-    private void submitJob() throws Exception {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"train\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        assertThat(send("POST", "/apis/batch/v1/namespaces/team-a/jobs", job).statusCode()).isEqualTo(201);
+    private void submitJob() {
+        harness.client().create(job("team-a", "train").queue("lq").request("cpu", "1").request("nvidia.com/gpu", "1"));
     }
 
     private JsonNode workload() throws Exception {
@@ -113,30 +93,11 @@ class FinishedWorkloadTakeoverTest {
         return list.path("items").size() == 0 ? null : list.path("items").get(0);
     }
 
-    private void apply(String prefix, String plural, String namespace, String body) throws Exception {
-        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        String withVersion = body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1);
-        HttpResponse<String> response = send("POST", path, withVersion);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-    }
-
     private JsonNode get(String path) throws Exception {
         return JSON.readTree(send("GET", path, null).body());
     }
 
-    private static String condition(JsonNode object, String type) {
-        if (object == null) return null;
-        for (JsonNode condition : object.path("status").path("conditions")) {
-            if (condition.path("type").asText().equals(type)) return condition.path("status").asText();
-        }
-        return null;
-    }
-
-    private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + path))
-                .timeout(Duration.ofSeconds(10));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> send(String method, String path, String body) {
+        return harness.client().send(method, path, ManagerClient.JSON_TYPE, body);
     }
 }

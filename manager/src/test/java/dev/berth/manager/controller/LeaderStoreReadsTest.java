@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ApiServer;
 import dev.berth.manager.api.ObjectService;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
@@ -18,7 +17,7 @@ import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.testing.ManagerClient;
-import io.vertx.core.Vertx;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,8 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import dev.berth.manager.testing.NeedsPostgres;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Plain reads on the leader are served from the store off the state thread only when the store shows only durable
@@ -42,16 +41,9 @@ import org.junit.jupiter.api.Test;
 class LeaderStoreReadsTest {
     private static final String FLAVORS = KUEUE + "/resourceflavors";
 
-    private final Vertx vertx = Vertx.vertx();
-    private BerthManager manager;
-    private ObjectStore store;
-
-    @AfterEach
-    void tearDown() {
-        if (manager != null) manager.close();
-        if (store != null) store.close();
-        vertx.close().await();
-    }
+    /** Each test starts it over the store it needs. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().startedByTheTest();
 
     @Test
     void aReadIsAnsweredFromTheStoreWhileTheStateThreadIsBusy() throws Exception {
@@ -59,7 +51,7 @@ class LeaderStoreReadsTest {
         client.create(FLAVORS, flavor("a", 0));
         CountDownLatch busy = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Boolean> stateTask = CompletableFuture.supplyAsync(() -> manager.onStateThread(() -> {
+        CompletableFuture<Boolean> stateTask = CompletableFuture.supplyAsync(() -> harness.manager().onStateThread(() -> {
             busy.countDown();
             return release.await(30, TimeUnit.SECONDS);
         }));
@@ -141,11 +133,9 @@ class LeaderStoreReadsTest {
         assertThatThrownBy(() -> api.readingFromTheStore(reads, Runnable::run)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    private ManagerClient startOver(ObjectStore store) {
-        this.store = store;
-        manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS).leavingStoreOpen();
-        manager.start(vertx, "127.0.0.1", 0).await();
-        return new ManagerClient("http://127.0.0.1:" + manager.port());
+    private ManagerClient startOver(ObjectStore store) throws Exception {
+        harness.store(store).start();
+        return harness.client();
     }
 
     private static String flavor(String name, int round) {

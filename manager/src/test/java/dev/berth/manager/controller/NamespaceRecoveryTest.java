@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.ObjectKey;
-import java.time.Clock;
+import dev.berth.manager.testing.ManagerHarness;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A store written before namespaces were enforced loads whole (issue 13): objects in a namespace never
@@ -19,20 +19,23 @@ class NamespaceRecoveryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LOCAL_QUEUES = "kueue.x-k8s.io/localqueues";
 
+    /** Started by each test over the store it wrote before. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().startedByTheTest();
+
     @Test
     void objectsInANeverCreatedNamespaceSurviveAndGetTheirNamespace() throws Exception {
         MemoryObjectStore store = new MemoryObjectStore();
         store.create(new ObjectKey(LOCAL_QUEUES, "legacy", "lq"), localQueue("legacy"));
 
-        try (BerthManager manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS)) {
-            manager.onStateThread(() -> null);
-            assertThat(store.get(new ObjectKey(LOCAL_QUEUES, "legacy", "lq"))).isPresent();
-            ObjectNode namespace = store.get(new ObjectKey("/namespaces", "", "legacy")).orElseThrow().object();
-            assertThat(namespace.at("/status/phase").asText()).isEqualTo("Active");
-            assertThat(namespace.at("/metadata/labels").get("kubernetes.io/metadata.name").asText()).isEqualTo("legacy");
-            for (String system : new String[] {"default", "kube-system", "kube-public", "kube-node-lease", "kueue-system"}) {
-                assertThat(store.get(new ObjectKey("/namespaces", "", system))).as(system).isPresent();
-            }
+        harness.store(store).start();
+        harness.manager().onStateThread(() -> null);
+        assertThat(store.get(new ObjectKey(LOCAL_QUEUES, "legacy", "lq"))).isPresent();
+        ObjectNode namespace = store.get(new ObjectKey("/namespaces", "", "legacy")).orElseThrow().object();
+        assertThat(namespace.at("/status/phase").asText()).isEqualTo("Active");
+        assertThat(namespace.at("/metadata/labels").get("kubernetes.io/metadata.name").asText()).isEqualTo("legacy");
+        for (String system : new String[] {"default", "kube-system", "kube-public", "kube-node-lease", "kueue-system"}) {
+            assertThat(store.get(new ObjectKey("/namespaces", "", system))).as(system).isPresent();
         }
     }
 
@@ -44,11 +47,10 @@ class NamespaceRecoveryTest {
                  "spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating"}}"""));
         store.create(new ObjectKey(LOCAL_QUEUES, "doomed", "lq"), localQueue("doomed"));
 
-        try (BerthManager manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS)) {
-            manager.onStateThread(() -> null);
-            assertThat(store.get(new ObjectKey(LOCAL_QUEUES, "doomed", "lq"))).isEmpty();
-            assertThat(store.get(new ObjectKey("/namespaces", "", "doomed"))).isEmpty();
-        }
+        harness.store(store).start();
+        harness.manager().onStateThread(() -> null);
+        assertThat(store.get(new ObjectKey(LOCAL_QUEUES, "doomed", "lq"))).isEmpty();
+        assertThat(store.get(new ObjectKey("/namespaces", "", "doomed"))).isEmpty();
     }
 
     private static ObjectNode localQueue(String namespace) throws Exception {

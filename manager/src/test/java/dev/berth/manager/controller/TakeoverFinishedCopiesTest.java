@@ -1,26 +1,32 @@
 package dev.berth.manager.controller;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.berth.manager.testing.KueueObjects.clusterQueue;
+import static dev.berth.manager.testing.KueueObjects.job;
+import static dev.berth.manager.testing.KueueObjects.localQueue;
+import static dev.berth.manager.testing.KueueObjects.namespace;
+import static dev.berth.manager.testing.KueueObjects.resourceFlavor;
 import static dev.berth.manager.testing.ManagerClient.condition;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueCheck;
+import static dev.berth.manager.testing.MultiKueueObjects.multiKueueConfig;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.clusters.KubeconfigSource;
 import dev.berth.manager.clusters.StandbyClients;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.dispatch.PlacementOptions;
 import dev.berth.manager.dispatch.WarmStandbyPlan.Role;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 20 rule 3: a workload that finished on its worker while no manager led gives its quota back as soon as the new
@@ -35,41 +41,31 @@ class TakeoverFinishedCopiesTest {
     private static final DispatchOptions OPTIONS =
             new DispatchOptions("test-manager", Duration.ofSeconds(60), Duration.ofMillis(100), PlacementOptions.DEFAULTS);
 
-    private Vertx vertx;
-    private BerthManager manager;
-    private final MemoryObjectStore store = new MemoryObjectStore(Clock.systemUTC());
-    private MockWorkerCluster cluster;
     private StandbyClients standby;
+    /** Each leader adopts the follower's warm clients, once there are some. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().dispatchOptions(OPTIONS)
+            .configure(manager -> manager.adoptingWarmClients(standby == null ? StandbyClients.NONE : standby));
+    private MockWorkerCluster cluster;
 
     @BeforeEach
     void start() throws Exception {
-        vertx = Vertx.vertx();
-        manager = leader(StandbyClients.NONE);
         cluster = MockWorkerCluster.start("roomy").heartbeat(8);
-        apply("v1", "namespaces", null, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"}}");
-        apply(KUEUE, "resourceflavors", null, "{\"kind\":\"ResourceFlavor\",\"metadata\":{\"name\":\"a100\"}}");
-        apply(KUEUE, "multikueueconfigs", null, "{\"kind\":\"MultiKueueConfig\",\"metadata\":{\"name\":\"workers\"},"
-                + "\"spec\":{\"clusters\":[\"roomy\"]}}");
-        apply(KUEUE, "admissionchecks", null, "{\"kind\":\"AdmissionCheck\",\"metadata\":{\"name\":\"dispatch\"},"
-                + "\"spec\":{\"controllerName\":\"kueue.x-k8s.io/multikueue\",\"parameters\":{\"apiGroup\":\"kueue.x-k8s.io\","
-                + "\"kind\":\"MultiKueueConfig\",\"name\":\"workers\"}}}");
-        apply(KUEUE, "clusterqueues", null, "{\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"cq\"},\"spec\":{"
-                + "\"namespaceSelector\":{},\"admissionChecksStrategy\":{\"admissionChecks\":[{\"name\":\"dispatch\"}]},"
-                + "\"resourceGroups\":[{\"coveredResources\":[\"cpu\",\"nvidia.com/gpu\"],\"flavors\":[{\"name\":\"a100\","
-                + "\"resources\":[{\"name\":\"cpu\",\"nominalQuota\":64},{\"name\":\"nvidia.com/gpu\",\"nominalQuota\":1}]}]}]}}");
-        apply(KUEUE, "localqueues", "team-a", "{\"kind\":\"LocalQueue\",\"metadata\":{\"name\":\"lq\"},\"spec\":{\"clusterQueue\":\"cq\"}}");
-        apply(KUEUE, "multikueueclusters", null, "{\"kind\":\"MultiKueueCluster\",\"metadata\":{\"name\":\"roomy\"},\"spec\":{"
-                + "\"clusterSource\":{\"kubeConfig\":{\"locationType\":\"Path\",\"location\":\"" + cluster.kubeconfig() + "\"}}}}");
-        await().atMost(WAIT).until(() -> "True".equals(condition(client().get(KUEUE + "/multikueueclusters/roomy"), "Active")));
+        ManagerClient client = harness.client();
+        client.create(namespace("team-a"));
+        client.create(resourceFlavor("a100"));
+        client.create(multiKueueConfig("workers", "roomy"));
+        client.create(multiKueueCheck("dispatch", "workers"));
+        client.create(clusterQueue("cq").admissionCheck("dispatch").quota("a100", "cpu", 64).quota("a100", "nvidia.com/gpu", 1));
+        client.create(localQueue("team-a", "lq").clusterQueue("cq"));
+        cluster.connect(client);
     }
 
     @AfterEach
     void stop() {
-        manager.close();
+        harness.stopManager();
         if (standby != null) standby.close();
-        store.close();
         cluster.close();
-        vertx.close().await();
     }
 
     @Test
@@ -81,7 +77,7 @@ class TakeoverFinishedCopiesTest {
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Admitted")));
         submitJob("second");
         await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !"True".equals(condition(workload("second"), "QuotaReserved")));
-        manager.close(); // the leader dies
+        harness.stopManager(); // the leader dies
 
         cluster.reportSucceeded(first, 1);
         standby = new StandbyClients(OPTIONS.resilience(), OPTIONS.managerId(), Clock.systemUTC(), Duration.ofMillis(100));
@@ -90,28 +86,17 @@ class TakeoverFinishedCopiesTest {
                 .withName(first.getMetadata().getName()).delete();
         await().atMost(WAIT).until(() -> cluster.attemptOf(firstName) == null);
 
-        manager = leader(standby);
+        harness.restart(); // the new leader, adopting the standby's clients
 
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("first"), "Finished")));
         await().atMost(WAIT).until(() -> "True".equals(condition(workload("second"), "QuotaReserved")));
         assertThat(workload("first").path("status").path("dispatch").path("attemptId").asText()).isEqualTo(first.getSpec().getAttemptId());
     }
 
-    private BerthManager leader(StandbyClients warm) {
-        BerthManager started = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS, OPTIONS).leavingStoreOpen()
-                .adoptingWarmClients(warm);
-        started.start(vertx, "127.0.0.1", 0).await();
-        return started;
-    }
-
     // ---- the user ---------------------------------------------------------------------------
 
     private void submitJob(String name) {
-        String job = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"team-a\","
-                + "\"labels\":{\"kueue.x-k8s.io/queue-name\":\"lq\"}},\"spec\":{\"parallelism\":1,\"completions\":1,"
-                + "\"suspend\":true,\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"x\","
-                + "\"resources\":{\"requests\":{\"cpu\":\"1\",\"nvidia.com/gpu\":\"1\"}}}]}}}}";
-        client().create("/apis/batch/v1/namespaces/team-a/jobs", job);
+        client().create(job("team-a", name).queue("lq").request("cpu", "1").request("nvidia.com/gpu", "1"));
     }
 
     private String workloadName(String job) {
@@ -128,13 +113,9 @@ class TakeoverFinishedCopiesTest {
         return null;
     }
 
-    private void apply(String prefix, String plural, String namespace, String body) {
-        String path = (prefix.equals("v1") ? "/api/v1" : prefix) + (namespace == null ? "" : "/namespaces/" + namespace) + "/" + plural;
-        client().create(path, body.contains("apiVersion") ? body : "{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\"," + body.substring(1));
-    }
 
-    /** The current leader's API (its port changes with every manager the test starts). */
+    /** The current leader's API (a restart keeps the port). */
     private ManagerClient client() {
-        return new ManagerClient("http://127.0.0.1:" + manager.port());
+        return harness.client();
     }
 }

@@ -2,16 +2,13 @@ package dev.berth.manager.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerHarness;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dashboard's page and assets as a running manager serves them: content types, the redirects,
@@ -21,18 +18,13 @@ class DashboardAssetsTest {
     private static final Pattern ABSOLUTE_URL = Pattern.compile("(?i)(https?:)?//[a-z0-9.-]+\\.[a-z]{2,}");
     private static final Pattern HTML_INJECTION = Pattern.compile("innerHTML|outerHTML|insertAdjacentHTML|document\\.write|eval\\(");
 
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ManagerHarness harness = DashboardFixture.harness();
     private DashboardFixture berth;
 
     @BeforeEach
     void start() throws Exception {
-        berth = new DashboardFixture(data);
-    }
-
-    @AfterEach
-    void stop() {
-        berth.close();
+        berth = new DashboardFixture(harness);
     }
 
     @Test
@@ -62,8 +54,7 @@ class DashboardAssetsTest {
     @Test
     void redirectsToThePageAndRefusesUnknownNames() throws Exception {
         for (String path : new String[] {"/", "/dashboard"}) {
-            HttpResponse<String> redirect = berth.http.send(HttpRequest.newBuilder(URI.create(berth.base() + path)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> redirect = berth.send("GET", path, null);
             assertThat(redirect.statusCode()).as(path).isEqualTo(302);
             assertThat(redirect.headers().firstValue("location")).as(path).contains(DashboardRoutes.PATH);
         }

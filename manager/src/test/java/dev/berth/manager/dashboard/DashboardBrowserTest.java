@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsBrowser;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
@@ -19,7 +20,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
@@ -46,8 +47,8 @@ class DashboardBrowserTest {
     private static final Duration PATIENCE = Duration.ofSeconds(15);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ManagerHarness harness = DashboardFixture.harness();
     private DashboardFixture berth;
     private WebDriver browser;
 
@@ -55,7 +56,7 @@ class DashboardBrowserTest {
     void start() throws Exception {
         Path chromium = ExternalTool.require("chromium", "apt-get install chromium");
         Path chromedriver = ExternalTool.require("chromedriver", "apt-get install chromium-driver");
-        berth = new DashboardFixture(data);
+        berth = new DashboardFixture(harness);
         ChromeOptions options = new ChromeOptions().setBinary(chromium.toFile())
                 .addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
@@ -71,7 +72,6 @@ class DashboardBrowserTest {
     @AfterEach
     void stop() {
         if (browser != null) browser.quit();
-        if (berth != null) berth.close();
     }
 
     @Test

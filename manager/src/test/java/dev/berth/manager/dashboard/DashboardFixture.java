@@ -5,23 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.controller.BerthManager;
-import dev.berth.manager.store.FileObjectStore;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
- * A manager on loopback with the e2e example queues (two teams' ClusterQueues in cohort gpu-pool,
- * 8 a100 and 8 h100 GPUs each), and the jobs the dashboard tests submit through the API.
+ * A manager on loopback (the {@link #harness()} a test registers) with the e2e example queues (two teams'
+ * ClusterQueues in cohort gpu-pool, 8 a100 and 8 h100 GPUs each), and the jobs the dashboard tests submit through the API.
  */
-final class DashboardFixture implements AutoCloseable {
+final class DashboardFixture {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final String JOB = """
             apiVersion: batch/v1
@@ -46,18 +41,26 @@ final class DashboardFixture implements AutoCloseable {
                   restartPolicy: Never
             """;
 
-    final Vertx vertx = Vertx.vertx();
+    final Vertx vertx;
     final BerthManager manager;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final ManagerClient client;
+    private final ManagerHarness harness;
 
-    DashboardFixture(Path data) throws Exception {
-        manager = new BerthManager(FileObjectStore.open(data, Clock.systemUTC()), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        manager.start(vertx, "127.0.0.1", 0).await();
-        assertThat(manager.loadManifests(Path.of("src", "test", "resources", "e2e-queues"))).isGreaterThan(5);
+    /** The manager of a dashboard test, over a file store: {@code @RegisterExtension final ManagerHarness harness = DashboardFixture.harness();} */
+    static ManagerHarness harness() {
+        return ManagerHarness.empty().fileStore();
+    }
+
+    DashboardFixture(ManagerHarness harness) throws Exception {
+        this.harness = harness;
+        vertx = harness.vertx();
+        manager = harness.manager();
+        client = harness.client();
+        assertThat(manager.loadManifests(ManagerHarness.E2E_QUEUES)).isGreaterThan(5);
     }
 
     String base() {
-        return "http://127.0.0.1:" + manager.port();
+        return harness.baseUrl();
     }
 
     /** Submits a job of {@code gpus} one-GPU pods to the team's LocalQueue and returns its Workload's name. */
@@ -94,16 +97,7 @@ final class DashboardFixture implements AutoCloseable {
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
     }
 
-    HttpResponse<String> send(String method, String path, String yaml) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(10));
-        if (yaml == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.method(method, HttpRequest.BodyPublishers.ofString(yaml)).header("content-type", "application/yaml");
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    @Override
-    public void close() {
-        manager.close();
-        vertx.close().await();
+    HttpResponse<String> send(String method, String path, String yaml) {
+        return client.send(method, path, ManagerClient.YAML_TYPE, yaml);
     }
 }

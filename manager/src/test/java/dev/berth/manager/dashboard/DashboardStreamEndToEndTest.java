@@ -4,32 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
+import dev.berth.manager.testing.ManagerHarness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code GET /dashboard/stream} on a running manager: SSE framing, a first snapshot with the queues,
  * the borrowing bars and the pending workloads, and a new snapshot pushed when a job is submitted.
  */
 class DashboardStreamEndToEndTest {
-    @TempDir
-    Path data;
+    @RegisterExtension
+    final ManagerHarness harness = DashboardFixture.harness();
     private DashboardFixture berth;
 
     @BeforeEach
     void start() throws Exception {
-        berth = new DashboardFixture(data);
-    }
-
-    @AfterEach
-    void stop() {
-        berth.close();
+        berth = new DashboardFixture(harness);
     }
 
     @Test
@@ -37,7 +31,7 @@ class DashboardStreamEndToEndTest {
         berth.submit("team-a", "fill-a100", 8);
         berth.submit("team-a", "fill-h100", 8);
         String borrower = berth.submit("team-a", "borrower", 4);
-        try (SseReader stream = new SseReader(berth.http, berth.base() + DashboardRoutes.STREAM)) {
+        try (SseReader stream = new SseReader(berth.client, DashboardRoutes.STREAM)) {
             assertThat(stream.response.statusCode()).isEqualTo(200);
             assertThat(stream.response.headers().firstValue("content-type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("text/event-stream"));
@@ -75,7 +69,7 @@ class DashboardStreamEndToEndTest {
     @Test
     void listsRegisteredWorkerClustersEvenWhenUnreachable() throws Exception {
         berth.registerUnreachableCluster("gpu-west");
-        try (SseReader stream = new SseReader(berth.http, berth.base() + DashboardRoutes.STREAM)) {
+        try (SseReader stream = new SseReader(berth.client, DashboardRoutes.STREAM)) {
             JsonNode cluster = await().atMost(Duration.ofSeconds(10)).until(
                     () -> stream.last() == null ? null : stream.last().path("clusters").path(0),
                     // a cluster that never answered passes through Degraded before the health policy calls it Unreachable

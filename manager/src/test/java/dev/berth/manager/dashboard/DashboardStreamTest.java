@@ -3,10 +3,10 @@ package dev.berth.manager.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.berth.manager.testing.ManagerClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Router;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,13 +21,14 @@ import org.junit.jupiter.api.Test;
  * stop the stream, and a closed listener stops the snapshots.
  */
 class DashboardStreamTest {
+    /** Not the ManagerHarness: the stream alone on a bare Router, so the test controls its snapshot source and pacing. */
     private final Vertx vertx = Vertx.vertx();
-    private final HttpClient http = HttpClient.newHttpClient();
     private final AtomicReference<CompletableFuture<String>> next = new AtomicReference<>();
     private final AtomicReference<String> state = new AtomicReference<>("{\"v\":1}");
     private final AtomicInteger taken = new AtomicInteger();
     private DashboardStream stream;
     private HttpServer server;
+    private ManagerClient client;
 
     @BeforeEach
     void start() {
@@ -39,6 +40,7 @@ class DashboardStreamTest {
         Router router = Router.router(vertx);
         router.get(DashboardRoutes.STREAM).handler(stream::handle);
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+        client = new ManagerClient("http://127.0.0.1:" + server.actualPort());
     }
 
     @AfterEach
@@ -46,13 +48,13 @@ class DashboardStreamTest {
         vertx.close().await();
     }
 
-    private String url() {
-        return "http://127.0.0.1:" + server.actualPort() + DashboardRoutes.STREAM;
+    private ManagerClient client() {
+        return client;
     }
 
     @Test
     void pushesOnlyChangesAndBeatsWhileIdle() throws Exception {
-        try (SseReader reader = new SseReader(http, url())) {
+        try (SseReader reader = new SseReader(client(), DashboardRoutes.STREAM)) {
             await().atMost(Duration.ofSeconds(5)).until(() -> reader.snapshots().size() == 1);
             int before = taken.get();
             await().atMost(Duration.ofSeconds(5)).until(() -> taken.get() >= before + 5 && reader.lines.contains(": heartbeat"));
@@ -67,7 +69,7 @@ class DashboardStreamTest {
     @Test
     void aSnapshotThatNeverCompletesIsAbandonedAtTheBound() throws Exception {
         next.set(new CompletableFuture<>());
-        try (SseReader reader = new SseReader(http, url())) {
+        try (SseReader reader = new SseReader(client(), DashboardRoutes.STREAM)) {
             await().atMost(Duration.ofSeconds(5)).until(() -> reader.snapshots().size() == 1);
             assertThat(reader.last().path("v").asInt()).isEqualTo(1);
         }
@@ -75,13 +77,13 @@ class DashboardStreamTest {
 
     @Test
     void stopsTakingSnapshotsWhenTheLastListenerLeaves() throws Exception {
-        try (SseReader reader = new SseReader(http, url())) {
+        try (SseReader reader = new SseReader(client(), DashboardRoutes.STREAM)) {
             await().atMost(Duration.ofSeconds(5)).until(() -> reader.snapshots().size() == 1);
             assertThat(stream.listeners()).isEqualTo(1);
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> stream.listeners() == 0);
         int after = taken.get();
-        try (SseReader second = new SseReader(http, url())) {
+        try (SseReader second = new SseReader(client(), DashboardRoutes.STREAM)) {
             await().atMost(Duration.ofSeconds(5)).until(() -> second.snapshots().size() == 1);
             assertThat(taken.get()).isGreaterThan(after);
         }

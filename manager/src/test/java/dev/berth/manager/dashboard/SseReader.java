@@ -6,12 +6,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
+import dev.berth.manager.testing.ManagerClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,9 +20,8 @@ final class SseReader implements AutoCloseable {
     final List<String> lines = new CopyOnWriteArrayList<>();
     private final Thread reader;
 
-    SseReader(HttpClient http, String url) throws Exception {
-        response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+    SseReader(ManagerClient client, String path) throws Exception {
+        response = client.sendRaw("GET", path, HttpRequest.BodyPublishers.noBody(), request -> { }, HttpResponse.BodyHandlers.ofInputStream());
         reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) lines.add(line);

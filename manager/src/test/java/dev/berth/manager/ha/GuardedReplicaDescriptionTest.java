@@ -47,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @NeedsPostgres
 class GuardedReplicaDescriptionTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     private static final String ADMIN = "admin-token-describe-0123";
     @TempDir
     Path dir;

@@ -19,14 +19,12 @@ import dev.berth.manager.store.ObjectStore;
 import dev.berth.manager.store.PostgresConfig;
 import dev.berth.manager.store.PostgresObjectStore;
 import dev.berth.manager.store.PostgresTestDatabase;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.MockWorkerCluster;
 import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.Test;
  */
 @NeedsPostgres
 class ManagerReplicasTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
     private static final Duration WAIT = Duration.ofSeconds(40);
@@ -53,7 +53,8 @@ class ManagerReplicasTest {
     private MockWorkerCluster worker;
     private final String clusterName = "berth-test-" + UUID.randomUUID();
     private final List<ManagerReplica> replicas = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** One client per replica's address, so each keeps its connections. */
+    private final Map<String, ManagerClient> clients = new ConcurrentHashMap<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -250,9 +251,7 @@ class ManagerReplicasTest {
     }
 
     private HttpResponse<String> send(ManagerReplica via, String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(via.url() + path)).timeout(Duration.ofSeconds(15));
-        if (body == null) request.method(method, HttpRequest.BodyPublishers.noBody());
-        else request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        ManagerClient client = clients.computeIfAbsent(via.url(), url -> new ManagerClient(url, Duration.ofSeconds(5), Duration.ofSeconds(15)));
+        return client.send(method, path, ManagerClient.JSON_TYPE, body);
     }
 }

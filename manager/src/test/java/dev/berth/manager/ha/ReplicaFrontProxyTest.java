@@ -59,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * port.
  */
 class ReplicaFrontProxyTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     private static final String ADMIN = "admin-token-front-proxy-0123";
     private static final String ALICE = "alice-token-front-proxy-0123";
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";

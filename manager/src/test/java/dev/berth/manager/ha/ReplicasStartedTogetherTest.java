@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 @NeedsPostgres
 class ReplicasStartedTogetherTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private PostgresConfig database;

@@ -16,9 +16,6 @@ import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.NeedsPostgres;
 import dev.berth.protocol.ManagerReplicas;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +23,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @NeedsPostgres
 class SecuredReplicasTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     private static final String ADMIN = "admin-token-replicas-0123";
     private static final String ALICE = "alice-token-replicas-0123";
     private static final String KUEUE = "/apis/kueue.x-k8s.io/v1beta2";
@@ -50,7 +50,9 @@ class SecuredReplicasTest {
     private PostgresConfig database;
     private final String clusterName = "berth-secured-" + UUID.randomUUID();
     private final List<ManagerReplica> replicas = new ArrayList<>();
-    private HttpClient http;
+    /** Trusts the replicas' certificate; one client per replica's address. */
+    private String certificatePem;
+    private final Map<String, ManagerClient> clients = new ConcurrentHashMap<>();
     private final ReplicaCertificateAuthority replicaCa =
             ReplicaCertificateAuthority.generate("berth-replica-ca", Duration.ofDays(1), Clock.systemUTC());
 
@@ -109,8 +111,7 @@ class SecuredReplicasTest {
         Files.writeString(dir.resolve("tls.crt"), certificate.certificatePem());
         Files.writeString(dir.resolve("tls.key"), certificate.privateKeyPem());
         Files.writeString(dir.resolve("tokens.csv"), ADMIN + ",admin,1,\"system:masters\"\n" + ALICE + ",alice,2,team-a\n");
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30))
-                .sslContext(ManagerClient.sslContextTrusting(certificate.certificatePem())).build();
+        certificatePem = certificate.certificatePem();
         return new SecurityOptions(Optional.of(dir.resolve("tokens.csv")), Optional.empty(),
                 Optional.of(new SecurityOptions.Tls(dir.resolve("tls.crt"), dir.resolve("tls.key"))),
                 SecurityOptions.DEFAULT_TENANT_RATE, SecurityOptions.DEFAULT_ADMIN_RATE, dir.resolve("audit.log"));
@@ -136,11 +137,8 @@ class SecuredReplicasTest {
     }
 
     private HttpResponse<String> send(ManagerReplica via, String method, String path, String token, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(via.url() + path)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (token != null) request.header("Authorization", "Bearer " + token);
-        if (body != null) request.header("Content-Type", "application/json");
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        ManagerClient client = clients.computeIfAbsent(via.url(), url -> ManagerClient.trusting(url, certificatePem, Duration.ofSeconds(30)));
+        return (token == null ? client : client.withToken(token)).send(method, path, ManagerClient.JSON_TYPE, body);
     }
 
     private static int freePort() throws Exception {

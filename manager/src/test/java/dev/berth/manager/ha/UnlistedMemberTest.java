@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * and an unlisted member, and does once a listed replica joins.
  */
 class UnlistedMemberTest {
+    // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
     @Test
     void anUnlistedMemberNeverMakesUpTheQuorumToLead() throws Exception {
         String cluster = "berth-unlisted-" + UUID.randomUUID();

@@ -3,31 +3,23 @@ package dev.berth.manager.kubectl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
-import dev.berth.manager.controller.BerthManager;
-import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsKubectl;
-import io.vertx.core.Vertx;
 import java.io.File;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,31 +33,23 @@ class DashboardLinkKubectlTest {
     static final Path BIN = Path.of("..", "bin").toAbsolutePath().normalize();
     private static final Pattern LINK = Pattern.compile("(https://127\\.0\\.0\\.1:\\d+/dashboard/sign-in\\?code=[A-Za-z0-9_-]{43})\\s");
 
+    /** Secured as the quickstart secures it, with the example RBAC; started once kubectl is found. */
+    @RegisterExtension
+    static final ManagerHarness harness = ManagerHarness.empty().secured().manifests(Path.of("..", "examples", "rbac")).startedByTheTest();
     @TempDir
     static Path home;
-    static Vertx vertx;
-    static BerthManager manager;
     static Path kubeconfig;
     static Path kubectlBinary;
-    static HttpClient browser;
+    /** No token: the link alone signs in. */
+    static ManagerClient browser;
 
     @BeforeAll
     static void start() throws Exception {
         kubectlBinary = Kubectl.find().orElse(null);
         Kubectl.withKubeconfig(home.resolve("unused")); // skips, or fails under CI=true, without kubectl
-        QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        manager.loadManifests(Path.of("..", "examples", "rbac"));
-        kubeconfig = credentials.writeKubeconfig(home.resolve("kube").resolve("berth.yaml"), "https://127.0.0.1:" + manager.port());
-        browser = HttpClient.newBuilder().sslContext(ManagerClient.sslContextTrusting(credentials.certificatePem())).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
+        harness.start();
+        kubeconfig = harness.writeKubeconfig(home.resolve("kube").resolve("berth.yaml"));
+        browser = harness.client().withoutToken();
     }
 
     @Test
@@ -95,16 +79,16 @@ class DashboardLinkKubectlTest {
 
     private static List<String> tokens() throws Exception {
         List<String> tokens = new ArrayList<>();
-        for (String line : Files.readAllLines(home.resolve("security").resolve("tokens.csv"))) {
+        for (String line : Files.readAllLines(harness.dataDir().resolve("security").resolve("tokens.csv"))) {
             if (!line.startsWith("#") && line.contains(",")) tokens.add(line.substring(0, line.indexOf(',')));
         }
         assertThat(tokens).hasSize(2);
         return tokens;
     }
 
-    private static HttpResponse<String> open(String link) throws Exception {
-        return browser.send(HttpRequest.newBuilder(URI.create(link)).timeout(Duration.ofSeconds(30)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> open(String link) {
+        assertThat(link).startsWith(browser.baseUrl());
+        return browser.send("GET", link.substring(browser.baseUrl().length()), null, null);
     }
 
     private static String ok(String... command) throws Exception {

@@ -3,13 +3,11 @@ package dev.berth.manager.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.testing.ExternalTool;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.MutableClock;
 import dev.berth.manager.testing.NeedsBrowser;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -41,6 +40,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 class DashboardSignInBrowserTest {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final Path EXAMPLES = Path.of("..", "examples");
     private static final String WAITING_JOB = """
             apiVersion: batch/v1
             kind: Job
@@ -67,8 +67,11 @@ class DashboardSignInBrowserTest {
     @TempDir
     Path home;
     private final MutableClock clock = new MutableClock(Instant.now());
-    private Vertx vertx;
-    private BerthManager manager;
+    /** Started once the browser tools are found; the quickstart's credentials on the test's clock, so that links expire with it. */
+    @RegisterExtension
+    final ManagerHarness harness = ManagerHarness.empty().store(new MemoryObjectStore()).clock(clock).secured()
+            .manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac")).manifests(EXAMPLES.resolve("multikueue"))
+            .startedByTheTest();
     private QuickstartCredentials credentials;
     private String base;
     private WebDriver browser;
@@ -77,16 +80,12 @@ class DashboardSignInBrowserTest {
     void start() throws Exception {
         Path chromium = ExternalTool.require("chromium", "apt-get install chromium");
         Path chromedriver = ExternalTool.require("chromedriver", "apt-get install chromium-driver");
-        credentials = QuickstartCredentials.prepare(home.resolve("security"), clock);
-        vertx = Vertx.vertx();
-        manager = new BerthManager(new MemoryObjectStore(), clock, SchedulerOptions.DEFAULTS).secure(credentials.options());
-        manager.start(vertx, "127.0.0.1", 0).await();
-        Path examples = Path.of("..", "examples");
-        for (String folder : List.of("queues", "rbac", "multikueue")) manager.loadManifests(examples.resolve(folder));
+        harness.start();
+        credentials = harness.credentials();
         Path jobs = Files.createDirectories(home.resolve("jobs"));
         Files.writeString(jobs.resolve("too-big.yaml"), WAITING_JOB);
-        manager.loadManifests(jobs);
-        base = "https://127.0.0.1:" + manager.port();
+        harness.manager().loadManifests(jobs);
+        base = harness.baseUrl();
         // The quickstart's certificate is self-signed; the browser is told to accept it as a user would.
         ChromeOptions options = new ChromeOptions().setBinary(chromium.toFile())
                 .addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -100,8 +99,6 @@ class DashboardSignInBrowserTest {
     @AfterEach
     void stop() {
         if (browser != null) browser.quit();
-        if (manager != null) manager.close();
-        if (vertx != null) vertx.close().await();
     }
 
     @Test
@@ -145,11 +142,8 @@ class DashboardSignInBrowserTest {
         await().atMost(PATIENCE).until(() -> text(By.id("connection")).equals("sign-in needed"));
     }
 
-    private String adminToken() throws Exception {
-        for (String line : Files.readAllLines(home.resolve("security").resolve("tokens.csv"))) {
-            if (line.contains(QuickstartCredentials.ADMIN_USER)) return line.substring(0, line.indexOf(','));
-        }
-        throw new AssertionError("no admin token in the quickstart's token file");
+    private String adminToken() {
+        return harness.adminToken();
     }
 
     private String text(By by) {

@@ -3,7 +3,6 @@ package dev.berth.manager.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.manager.security.edge.DashboardSignInRoutes;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -128,8 +127,8 @@ class DashboardSignInTest {
 
     /** A GET as a browser sends it: no Authorization header, the cookie if any; redirects not followed. */
     private HttpResponse<String> open(String path, String cookie) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(berth.base + path)).timeout(Duration.ofSeconds(30)).GET();
-        if (cookie != null) request.header("Cookie", cookie);
-        return berth.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return berth.client.sendRaw("GET", path, HttpRequest.BodyPublishers.noBody(), request -> {
+            if (cookie != null) request.header("Cookie", cookie);
+        }, HttpResponse.BodyHandlers.ofString());
     }
 }

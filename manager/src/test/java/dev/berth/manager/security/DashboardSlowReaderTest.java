@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class DashboardSlowReaderTest {
     static final int SNAPSHOT_BYTES = 64 * 1024;
+    // Not the ManagerHarness: the stream alone on a bare Router with a small send buffer, read (not) through a raw socket.
     private final Vertx vertx = Vertx.vertx();
 
     @AfterEach

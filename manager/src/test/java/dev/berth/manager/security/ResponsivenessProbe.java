@@ -1,8 +1,6 @@
 package dev.berth.manager.security;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import dev.berth.manager.testing.ManagerClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,9 +17,8 @@ import java.util.concurrent.TimeUnit;
 final class ResponsivenessProbe implements AutoCloseable {
     static final Duration READYZ_BOUND = Duration.ofSeconds(1);
 
-    private final SecureManager api;
     /** A client of its own, so that probes keep their connection and do not queue behind the requests under test. */
-    private final HttpClient client;
+    private final ManagerClient client;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "responsiveness-probe");
         thread.setDaemon(true);
@@ -33,9 +30,7 @@ final class ResponsivenessProbe implements AutoCloseable {
     private int probes;
 
     ResponsivenessProbe(SecureManager api) {
-        this.api = api;
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(api.client.sslContext())
-                .connectTimeout(Duration.ofSeconds(30)).build();
+        this.client = ManagerClient.trusting(api.base, api.certificatePem, Duration.ofSeconds(30));
         timer.scheduleWithFixedDelay(this::probe, 0, 100, TimeUnit.MILLISECONDS);
     }
 
@@ -52,9 +47,7 @@ final class ResponsivenessProbe implements AutoCloseable {
     private long timed(String path, String token) {
         long start = System.nanoTime();
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api.base + path)).timeout(Duration.ofSeconds(30)).GET();
-            if (token != null) request.header("Authorization", "Bearer " + token);
-            HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = (token == null ? client : client.withToken(token)).send("GET", path, null, null);
             if (response.statusCode() != 200) fail(path + " answered " + response.statusCode());
         } catch (Exception e) {
             fail(path + " failed: " + e);

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.core.SchedulerOptions;
-import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.FileObjectStore;
 import dev.berth.manager.store.ObjectKey;
 import dev.berth.manager.store.ObjectStore;
@@ -18,11 +16,9 @@ import dev.berth.manager.store.StorageTransformer;
 import dev.berth.manager.store.encryption.EncryptionConfig;
 import dev.berth.manager.store.encryption.SecretDecryptionException;
 import dev.berth.manager.store.encryption.SecretEncryption;
+import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import dev.berth.manager.testing.NeedsPostgres;
-import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,26 +72,17 @@ class SecretsAtRestTest {
     @Test
     void aSecretWrittenThroughTheApiIsSealedOnDiskAndOpenForTheManager() throws Exception {
         Path data = dir.resolve("api");
-        Vertx vertx = Vertx.vertx();
-        BerthManager manager = new BerthManager(file(data, config(aesgcm("key1", KEY1))), Clock.systemUTC(), SchedulerOptions.DEFAULTS);
-        try {
-            manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get();
-            HttpClient http = HttpClient.newHttpClient();
-            String base = "http://127.0.0.1:" + manager.port() + "/api/v1/namespaces/berth-system/secrets";
-            http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + manager.port() + "/api/v1/namespaces"))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"berth-system\"}}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(base)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(secret().toString())).build(), HttpResponse.BodyHandlers.ofString());
+        try (ManagerHarness harness = ManagerHarness.empty().store(file(data, config(aesgcm("key1", KEY1))))) {
+            harness.start();
+            ManagerClient client = harness.client();
+            client.send("POST", "/api/v1/namespaces", ManagerClient.JSON_TYPE,
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"berth-system\"}}");
+            String secrets = "/api/v1/namespaces/berth-system/secrets";
+            HttpResponse<String> created = client.send("POST", secrets, ManagerClient.JSON_TYPE, secret().toString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/worker-1")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> read = client.send("GET", secrets + "/worker-1", null, null);
             assertThat(read.statusCode()).as("Secrets stay write-only through the API").isEqualTo(403);
             assertThat(read.body()).doesNotContain(KUBECONFIG_B64).doesNotContain("k8s:enc:");
-        } finally {
-            manager.close();
-            vertx.close().toCompletionStage().toCompletableFuture().get();
         }
         assertNoPlaintext(Files.readAllBytes(data.resolve("journal.log")));
         try (ObjectStore store = file(data, config(aesgcm("key1", KEY1)))) {

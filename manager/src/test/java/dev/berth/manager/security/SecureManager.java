@@ -3,15 +3,13 @@ package dev.berth.manager.security;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.SecurityOptions.RateLimit;
 import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.manager.store.StoredObject;
 import dev.berth.manager.testing.ManagerClient;
+import dev.berth.manager.testing.ManagerHarness;
 import io.vertx.core.Vertx;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -26,8 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A BerthManager serving HTTPS on a loopback port with a token file (admin, alice of team-a, bob of
- * team-b), the example queues and the example RBAC objects, plus an HTTPS client trusting its
+ * A BerthManager (started by a {@link ManagerHarness}) serving HTTPS on a loopback port with a token file (admin, alice
+ * of team-a, bob of team-b), the example queues and the example RBAC objects, plus an HTTPS client trusting its
  * self-signed certificate.
  */
 final class SecureManager implements AutoCloseable {
@@ -41,9 +39,12 @@ final class SecureManager implements AutoCloseable {
     final Path auditFile;
     final MemoryObjectStore store = new MemoryObjectStore();
     final BerthManager manager;
-    final Vertx vertx = Vertx.vertx();
-    final HttpClient client;
+    final Vertx vertx;
+    /** HTTP/1.1, trusting the manager's certificate, sending the token each request names. */
+    final ManagerClient client;
     final String base;
+    final String certificatePem;
+    private final ManagerHarness harness;
 
     record Reply(int code, JsonNode body, HttpHeaders headers) {
         String message() {
@@ -70,12 +71,14 @@ final class SecureManager implements AutoCloseable {
         SecurityOptions options = new SecurityOptions(Optional.of(dir.resolve("tokens.csv")), oidc,
                 Optional.of(new SecurityOptions.Tls(dir.resolve("tls.crt"), dir.resolve("tls.key"))),
                 tenantRate, SecurityOptions.DEFAULT_ADMIN_RATE, auditFile).withEdge(edge);
-        manager = new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS).secure(options);
-        manager.start(vertx, "127.0.0.1", 0).toCompletionStage().toCompletableFuture().get();
-        manager.loadManifests(EXAMPLES.resolve("queues"));
-        manager.loadManifests(EXAMPLES.resolve("rbac"));
-        base = "https://127.0.0.1:" + manager.port();
-        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(60)).sslContext(ManagerClient.sslContextTrusting(certificate.certificatePem())).build();
+        certificatePem = certificate.certificatePem();
+        harness = ManagerHarness.empty().store(store).secured(options, certificatePem)
+                .manifests(EXAMPLES.resolve("queues")).manifests(EXAMPLES.resolve("rbac"));
+        harness.start();
+        manager = harness.manager();
+        vertx = harness.vertx();
+        base = harness.baseUrl();
+        client = ManagerClient.trusting(base, certificatePem, Duration.ofSeconds(60));
     }
 
     Reply sendBytes(String method, String path, String token, String contentType, byte[] body) throws Exception {
@@ -84,12 +87,12 @@ final class SecureManager implements AutoCloseable {
 
     /** As {@link #sendBytes(String, String, String, String, byte[])}, with extra headers (each may repeat). */
     Reply sendBytes(String method, String path, String token, String contentType, byte[] body, Map<String, List<String>> headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
-        headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
-        if (token != null) request.header("Authorization", "Bearer " + token);
-        if (contentType != null) request.header("Content-Type", contentType);
-        HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpRequest.BodyPublisher content = body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body);
+        HttpResponse<byte[]> response = client.sendRaw(method, path, content, request -> {
+            headers.forEach((name, values) -> values.forEach(value -> request.header(name, value)));
+            if (token != null) request.header("Authorization", "Bearer " + token);
+            if (contentType != null) request.header("Content-Type", contentType);
+        }, HttpResponse.BodyHandlers.ofByteArray());
         boolean isJson = response.headers().firstValue("content-type").orElse("").contains("json");
         JsonNode json = response.body().length == 0 || !isJson ? JSON.createObjectNode() : JSON.readTree(response.body());
         return new Reply(response.statusCode(), json, response.headers());
@@ -126,8 +129,7 @@ final class SecureManager implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        manager.close();
-        vertx.close().toCompletionStage().toCompletableFuture().get();
+    public void close() {
+        harness.close();
     }
 }

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -55,6 +57,17 @@ public class ManagerClient {
     /** The same client sending {@code Authorization: Bearer token}. */
     public ManagerClient withToken(String token) {
         return new ManagerClient(http, baseUrl, requestTimeout, token);
+    }
+
+    /** The same client (same connections) sending no token, as a browser or an anonymous caller. */
+    public ManagerClient withoutToken() {
+        return new ManagerClient(http, baseUrl, requestTimeout, null);
+    }
+
+    /** Plain HTTP/1.1 only (one request per connection at a time, no h2c upgrade), as curl and most load generators speak it. */
+    public static ManagerClient http1(String baseUrl, Duration connectTimeout, Duration requestTimeout) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).build();
+        return new ManagerClient(http, baseUrl, requestTimeout, null);
     }
 
     /** An HTTPS client (HTTP/1.1) trusting only the given PEM certificate. */
@@ -108,6 +121,29 @@ public class ManagerClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(method + " " + baseUrl + path + ": interrupted", e);
         }
+    }
+
+    /**
+     * The lowest level: a request of the caller's making (repeated headers, a byte or streamed body) with this client's
+     * base URL, timeout and token, answered through handler (bytes, an InputStream for a watch or event stream);
+     * HttpClient's exceptions as they are, for tests that tell a refused or reset connection from an answer.
+     */
+    public <T> HttpResponse<T> sendRaw(String method, String path, HttpRequest.BodyPublisher body, Consumer<HttpRequest.Builder> headers,
+                                       HttpResponse.BodyHandler<T> handler) throws java.io.IOException, InterruptedException {
+        return http.send(request(method, path, body, headers), handler);
+    }
+
+    /** {@link #sendRaw} without waiting: a watch opened while the test goes on (a body of lines read as they come). */
+    public <T> CompletableFuture<HttpResponse<T>> sendRawAsync(String method, String path, HttpRequest.BodyPublisher body,
+                                                               Consumer<HttpRequest.Builder> headers, HttpResponse.BodyHandler<T> handler) {
+        return http.sendAsync(request(method, path, body, headers), handler);
+    }
+
+    private HttpRequest request(String method, String path, HttpRequest.BodyPublisher body, Consumer<HttpRequest.Builder> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(requestTimeout).method(method, body);
+        if (bearerTokenOrNull != null) request.header("Authorization", "Bearer " + bearerTokenOrNull);
+        headers.accept(request);
+        return request.build();
     }
 
     /** The answer whatever its status code; throws only when the manager is unreachable. */

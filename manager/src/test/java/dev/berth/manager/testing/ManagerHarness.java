@@ -2,6 +2,7 @@ package dev.berth.manager.testing;
 
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
+import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.controller.BerthManager;
 import dev.berth.manager.controller.DispatchOptions;
 import dev.berth.manager.controller.JobIntegrationSettings;
@@ -21,6 +22,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -37,10 +40,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * ... harness.client().create(KueueObjects.localQueue("team-a", "lq").clusterQueue("team-a-cq"));
  * </pre>
  * Options: a file store in the data directory ({@link #fileStore()}, which {@link #restart()} reopens;
- * an in-memory or {@link #store given} store outlives a restart too), TLS with the quickstart's bearer tokens ({@link #secured()}), scheduler and dispatch options.
+ * an in-memory or {@link #store given} store outlives a restart too), TLS with the quickstart's bearer tokens ({@link #secured()})
+ * or with given security options, scheduler and dispatch options, a manager built by the test ({@link #builtBy}) and further
+ * configuration of every manager it builds ({@link #configure}); {@link #startedByTheTest()} leaves the start to the test.
  * Everything it started is closed after the class (or test), and the data directory removed.
  */
-public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback, AutoCloseable {
     /** The manager module's end-to-end queues (team-a and team-b, GPU flavors), relative to manager/. */
     public static final Path E2E_QUEUES = Path.of("src", "test", "resources", "e2e-queues");
 
@@ -51,7 +56,12 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     private JobIntegrationSettings jobIntegration = JobIntegrationSettings.DEFAULTS;
     private boolean fileStore;
     private boolean secured;
+    private SecurityOptions givenSecurity;
+    private String givenCertificatePem;
     private ObjectStore givenStore;
+    private BiFunction<ObjectStore, Clock, BerthManager> factory;
+    private final List<Consumer<BerthManager>> configuration = new ArrayList<>();
+    private boolean startedByTheTest;
 
     private boolean startedForTheClass;
     private Path dataDir;
@@ -93,6 +103,37 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
         return this;
     }
 
+    /** Serves HTTPS with the test's own security options (token file, OIDC, limits); clients trust certificatePem and send no token. */
+    public ManagerHarness secured(SecurityOptions options, String certificatePem) {
+        this.givenSecurity = options;
+        this.givenCertificatePem = certificatePem;
+        return this;
+    }
+
+    /**
+     * Builds each manager with factory over the store and clock, instead of from the options above (a Kueue Configuration
+     * file's {@code settings.newManager}); {@link #configure} and security still apply.
+     */
+    public ManagerHarness builtBy(BiFunction<ObjectStore, Clock, BerthManager> value) {
+        this.factory = value;
+        return this;
+    }
+
+    /**
+     * Applies configurer to every manager built from now on, before it starts ({@code m -> m.adoptingWarmClients(standby)});
+     * added to those given before.
+     */
+    public ManagerHarness configure(Consumer<BerthManager> configurer) {
+        configuration.add(configurer);
+        return this;
+    }
+
+    /** JUnit does not start the manager: the test calls {@link #start()} once it has set what the start needs. Closed after the test as usual. */
+    public ManagerHarness startedByTheTest() {
+        this.startedByTheTest = true;
+        return this;
+    }
+
     /** The manager runs over this store (kept over restarts, closed with the harness): a test's fault-injecting wrapper. */
     public ManagerHarness store(ObjectStore value) {
         this.givenStore = value;
@@ -123,12 +164,12 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         startedForTheClass = true;
-        start();
+        if (!startedByTheTest) start();
     }
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
-        if (manager == null) start();
+        if (manager == null && !startedByTheTest) start();
     }
 
     @Override
@@ -145,10 +186,15 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     public void start() throws IOException {
         dataDir = Files.createTempDirectory("berth-harness");
         vertx = Vertx.vertx();
-        if (secured) credentials = QuickstartCredentials.prepare(dataDir.resolve("security"), clock);
-        if (!fileStore) store = givenStore != null ? givenStore : new MemoryObjectStore(clock);
-        startManager();
-        for (Path directory : manifestDirectories) manager.loadManifests(directory);
+        try {
+            if (secured) credentials = QuickstartCredentials.prepare(dataDir.resolve("security"), clock);
+            if (!fileStore) store = givenStore != null ? givenStore : new MemoryObjectStore(clock);
+            startManager();
+            for (Path directory : manifestDirectories) manager.loadManifests(directory);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     /**
@@ -180,15 +226,19 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
 
     private void startManager() {
         if (fileStore) store = FileObjectStore.open(dataDir.resolve("store"), clock);
-        BerthManager started = new BerthManager(store, clock, schedulerOptions, dispatchOptions, jobIntegration);
+        BerthManager started = factory != null ? factory.apply(store, clock)
+                : new BerthManager(store, clock, schedulerOptions, dispatchOptions, jobIntegration);
         if (!fileStore) started.leavingStoreOpen();
         if (secured) started.secure(credentials.options());
+        if (givenSecurity != null) started.secure(givenSecurity);
+        configuration.forEach(configurer -> configurer.accept(started));
         started.start(vertx, "127.0.0.1", port).await();
         manager = started;
         port = started.port();
     }
 
     /** Closes the manager, its store and Vert.x, and removes the data directory. Safe to call twice. */
+    @Override
     public void close() {
         stopManager();
         if (store != null && !fileStore) store.close();
@@ -240,7 +290,7 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     }
 
     public String baseUrl() {
-        return (secured ? "https" : "http") + "://127.0.0.1:" + port();
+        return (secured || givenSecurity != null ? "https" : "http") + "://127.0.0.1:" + port();
     }
 
     /** A directory that lives as long as the manager: its file store, credentials, kubeconfigs. */
@@ -252,7 +302,7 @@ public final class ManagerHarness implements BeforeAllCallback, AfterAllCallback
     public ManagerClient client() {
         if (client == null) {
             client = secured ? ManagerClient.trusting(baseUrl(), credentials.certificatePem()).withToken(adminToken())
-                    : new ManagerClient(baseUrl());
+                    : givenSecurity != null ? ManagerClient.trusting(baseUrl(), givenCertificatePem) : new ManagerClient(baseUrl());
         }
         return client;
     }
