@@ -2,23 +2,23 @@ package dev.berth.manager.controller;
 
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.CreateAnswers;
+import dev.berth.manager.dispatch.CreateAnswers.Outcome;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.ObjectStore;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sends the creates of a dispatch attempt to its clusters once the attempt's record is durable (a new
- * leader recovers every attempt a worker may hold from it), and acts on each answer on the state thread:
- * a confirmed copy is noted; a copy that failed is dropped from the attempt, held until its lease has
- * run out when the cluster may still get it, and a workload left with no copy is placed again; a copy
- * of an attempt abandoned meanwhile is deleted, and its fence lifted once the answer came.
+ * leader recovers every attempt a worker may hold from it), and runs on the state thread what each answer
+ * means ({@link CreateAnswers}: the pure decision, which also applies the attempt's transitions): delete a
+ * copy of an attempt abandoned meanwhile, lift the fence that waited for the answer, hold the workload until
+ * an unanswered create's lease has run out, place the workload again when its last copy failed.
  */
 final class RemoteCreates {
     private static final Logger log = LoggerFactory.getLogger(RemoteCreates.class);
@@ -27,8 +27,7 @@ final class RemoteCreates {
     private final Clock clock;
     private final long epoch;
     private final ObjectStore store;
-    /** Per workload, its creates refused (4xx) in a row since one was acknowledged: the backoff before it is placed again. */
-    private final Map<WorkloadKey, Integer> refusals = new HashMap<>();
+    private final CreateAnswers answers = new CreateAnswers();
 
     RemoteCreates(DispatchController dispatcher, ObjectStore store, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
@@ -45,40 +44,35 @@ final class RemoteCreates {
             log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .addKeyValue("epoch", epoch).addKeyValue("attemptNumber", attempt.number()).log("dispatching workload");
             // only once the attempt's record is durable (the caller wrote it): a leader that dies before sends nothing
-            store.whenDurable(() -> clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote), created -> {
-                boolean answered = created.succeeded() || ClusterCalls.isAnswer(created.cause());
-                if (created.succeeded()) {
-                    attempt.createAnswered(cluster, clock.instant());
-                    refusals.remove(key);
-                }
-                if (dispatcher.attempts().get(key) != attempt) {
-                    abandonedMeanwhile(key, attempt, cluster, created.succeeded(), answered);
-                } else if (created.failed()) {
-                    failed(key, attempt, cluster, answered, created.cause());
-                }
-            })));
+            store.whenDurable(() -> clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(calls.create(remote),
+                    created -> answered(key, attempt, cluster, created.succeeded() ? Outcome.CREATED
+                            : ClusterCalls.isAnswer(created.cause()) ? Outcome.REFUSED : Outcome.UNANSWERED, created.cause()))));
         }
     }
 
-    /** abandon() held the workload until the create's answer came: the copy is deleted, and an answer lifts the fence. */
-    private void abandonedMeanwhile(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean created, boolean answered) {
-        if (created) dispatcher.deleteRemote(key, cluster, attempt.id(), "abandoned while its create was in flight");
-        if (answered && dispatcher.failover.fences.createAnswered(key, cluster, attempt.id())) {
-            dispatcher.fenceChanged(key);
-            dispatcher.reconcile();
+    private void answered(WorkloadKey key, DispatchAttempt attempt, String cluster, Outcome outcome, Throwable cause) {
+        boolean current = dispatcher.attempts().get(key) == attempt;
+        if (current && outcome != Outcome.CREATED) {
+            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
+                    .log("dispatch failed: " + cause.getMessage());
         }
-    }
-
-    private void failed(WorkloadKey key, DispatchAttempt attempt, String cluster, boolean answered, Throwable cause) {
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
-                .log("dispatch failed: " + cause.getMessage());
-        attempt.dropCluster(cluster);
-        if (!answered) dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "create unconfirmed (" + cause.getMessage() + ")");
-        if (attempt.clusters().isEmpty() && answered) {
-            dispatcher.lastCopyRefused(key, attempt, refusals.merge(key, 1, Integer::sum));
-        } else if (attempt.clusters().isEmpty()) {
-            dispatcher.lastCopyGone(key, attempt);
-            dispatcher.reconcile();
+        String why = cause == null ? null : cause.getMessage();
+        for (CreateAnswers.Command command : answers.answered(key, attempt, current, cluster, outcome, why, clock.instant())) {
+            if (command instanceof CreateAnswers.DeleteCopy delete) {
+                dispatcher.deleteRemote(key, delete.cluster(), attempt.id(), delete.why());
+            } else if (command instanceof CreateAnswers.LiftCreateFence lift) {
+                if (dispatcher.failover.fences.createAnswered(key, lift.cluster(), attempt.id())) {
+                    dispatcher.fenceChanged(key);
+                    dispatcher.reconcile();
+                }
+            } else if (command instanceof CreateAnswers.HoldUntilLeaseRunsOut hold) {
+                dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, hold.cluster(), hold.why());
+            } else if (command instanceof CreateAnswers.PlaceAgainAfterBackoff backoff) {
+                dispatcher.lastCopyRefused(key, attempt, backoff.refusalsInARow());
+            } else if (command instanceof CreateAnswers.PlaceAgainNow) {
+                dispatcher.lastCopyGone(key, attempt);
+                dispatcher.reconcile();
+            }
         }
     }
 }
