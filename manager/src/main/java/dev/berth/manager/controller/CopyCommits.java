@@ -46,10 +46,11 @@ final class CopyCommits {
         act(key, attempt);
     }
 
-    /** A listing shows the attempt's copy on the cluster already committed (by this leader's earlier commit or a previous leader's). */
+    /**
+     * A listing showed the attempt's copy on the cluster already committed (by this leader's earlier commit or a previous
+     * leader's), and the listing decision recorded it ({@code DispatchAttempt.listedCommitted}): the other copies are withdrawn.
+     */
     void listedCommitted(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        if (attempt.commitConfirmed() || (attempt.committedTo() != null && !attempt.committedTo().equals(cluster))) return;
-        attempt.listedCommitted(cluster);
         confirmed(key, cluster, attempt);
     }
 
