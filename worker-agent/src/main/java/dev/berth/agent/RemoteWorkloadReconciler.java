@@ -49,6 +49,7 @@ public final class RemoteWorkloadReconciler {
     private final AttemptLog log;
     private final ProvisioningRequests provisioning;
     private final MirroredInputs mirrored = new MirroredInputs();
+    private final PodRequests podRequests = new PodRequests();
     private volatile ClusterSnapshot lastSnapshot;
 
     public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, ClusterCaches caches,
@@ -134,7 +135,7 @@ public final class RemoteWorkloadReconciler {
         Set<String> current = new HashSet<>();
         for (RemoteWorkload rw : rws) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
         assumptions.forget(visible, current, leaseClock.now());
-        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(caches.nodes(), pods),
+        return new PassInput(rws, podsByAttempt, ownersByAttempt, podRequests.snapshot(caches.nodes(), pods),
                 EarlierCopies.holders(ownersByAttempt, podsByAttempt));
     }
 
