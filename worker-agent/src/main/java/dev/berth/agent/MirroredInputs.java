@@ -21,26 +21,29 @@ import java.util.Set;
  * forgotten at its end. Owned by the reconciler and touched by the agent's thread only.
  */
 final class MirroredInputs {
-    /** The versions a status was composed from; objects and pods as uid@resourceVersion, in no particular order. */
-    record Inputs(String uid, String resourceVersion, Set<String> objects, Set<String> pods) {
+    /** One object's or pod's version. Its strings are the cached object's own, so comparing them is mostly identity. */
+    record Version(Object uid, Object resourceVersion) {}
+
+    /** The versions a status was composed from; objects and pods in no particular order. */
+    record Inputs(String uid, String resourceVersion, Set<Version> objects, Set<Version> pods) {
         /** Empty when any version is missing (nothing to tell a change by): such an attempt is composed every pass. */
         static Optional<Inputs> of(RemoteWorkload rw, List<Map<String, Object>> objects, List<Pod> pods) {
             String version = rw.getMetadata().getResourceVersion();
             if (version == null) return Optional.empty();
-            Set<String> objectVersions = new HashSet<>();
+            Set<Version> objectVersions = new HashSet<>();
             for (Map<String, Object> object : objects) {
                 Map<String, Object> metadata = TemplatePods.map(object, "metadata").orElse(Map.of());
                 Object uid = metadata.get("uid");
                 Object objectVersion = metadata.get("resourceVersion");
                 if (uid == null || objectVersion == null) return Optional.empty();
-                objectVersions.add(uid + "@" + objectVersion);
+                objectVersions.add(new Version(uid, objectVersion));
             }
-            Set<String> podVersions = new HashSet<>();
+            Set<Version> podVersions = new HashSet<>();
             for (Pod pod : pods) {
                 String uid = pod.getMetadata().getUid();
                 String podVersion = pod.getMetadata().getResourceVersion();
                 if (uid == null || podVersion == null) return Optional.empty();
-                podVersions.add(uid + "@" + podVersion);
+                podVersions.add(new Version(uid, podVersion));
             }
             return Optional.of(new Inputs(rw.getMetadata().getUid(), version, objectVersions, podVersions));
         }
