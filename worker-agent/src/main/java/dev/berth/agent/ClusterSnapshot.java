@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /** The nodes of a cluster with what the non-terminated pods bound to them use. Immutable. */
 public record ClusterSnapshot(List<NodeState> nodes) {
@@ -19,12 +20,17 @@ public record ClusterSnapshot(List<NodeState> nodes) {
 
     /** Builds a snapshot from the API's nodes and pods; unschedulable (cordoned) nodes are left out. */
     public static ClusterSnapshot of(List<Node> nodes, List<Pod> pods) {
+        return of(nodes, pods, ClusterSnapshot::requestsOf);
+    }
+
+    /** As {@link #of(List, List)}, with each pod's requests from {@code requests} (see {@link PodRequests}). */
+    public static ClusterSnapshot of(List<Node> nodes, List<Pod> pods, Function<Pod, Map<String, Long>> requests) {
         Map<String, Map<String, Long>> usedByNode = new HashMap<>();
         for (Pod pod : pods) {
             String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (nodeName == null || isTerminated(pod)) continue;
             Map<String, Long> used = usedByNode.computeIfAbsent(nodeName, n -> new HashMap<>());
-            requestsOf(pod).forEach((resource, amount) -> used.merge(resource, amount, Long::sum));
+            requests.apply(pod).forEach((resource, amount) -> used.merge(resource, amount, Long::sum));
         }
         List<NodeState> states = new ArrayList<>();
         for (Node node : nodes) {

@@ -4,11 +4,17 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Tells whether an attempt's dispatch lease ran out: renewTime + duration is in the past. */
 public final class LeaseClock {
+    /** Renew times kept parsed; cleared when full, as attempts come and go. */
+    private static final int PARSED_LIMIT = 10_000;
+
     private final Clock clock;
+    private final Map<String, Optional<Instant>> parsed = new ConcurrentHashMap<>();
 
     public LeaseClock(Clock clock) {
         this.clock = clock;
@@ -24,7 +30,13 @@ public final class LeaseClock {
      */
     public boolean isExpired(String leaseRenewTime, int leaseDurationSeconds) {
         if (leaseRenewTime == null || leaseRenewTime.isBlank() || leaseDurationSeconds <= 0) return false;
-        Optional<Instant> renewed = parse(leaseRenewTime);
+        Optional<Instant> renewed = parsed.get(leaseRenewTime);
+        if (renewed == null) {
+            // every pass asks for every attempt, and a renew time changes only when the manager renews the lease
+            if (parsed.size() >= PARSED_LIMIT) parsed.clear();
+            renewed = parse(leaseRenewTime);
+            parsed.put(leaseRenewTime, renewed);
+        }
         if (renewed.isEmpty()) return true;
         return renewed.get().plusSeconds(leaseDurationSeconds).isBefore(clock.instant());
     }

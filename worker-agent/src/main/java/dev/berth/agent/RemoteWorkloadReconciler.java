@@ -48,6 +48,8 @@ public final class RemoteWorkloadReconciler {
     private final RemoteWorkloadStatusWriter statusWriter;
     private final AttemptLog log;
     private final ProvisioningRequests provisioning;
+    private final MirroredInputs mirrored = new MirroredInputs();
+    private final PodRequests podRequests = new PodRequests();
     private volatile ClusterSnapshot lastSnapshot;
 
     public RemoteWorkloadReconciler(KubernetesClient client, AgentConfig config, AttemptObjects objects, ClusterCaches caches,
@@ -98,6 +100,7 @@ public final class RemoteWorkloadReconciler {
                 log.warn(rw, "reconcile failed; retried next pass", "error", e.toString());
             }
         }
+        mirrored.endPass();
         countPhases(input.remoteWorkloads());
         lastSnapshot = cluster;
     }
@@ -132,7 +135,7 @@ public final class RemoteWorkloadReconciler {
         Set<String> current = new HashSet<>();
         for (RemoteWorkload rw : rws) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
         assumptions.forget(visible, current, leaseClock.now());
-        return new PassInput(rws, podsByAttempt, ownersByAttempt, ClusterSnapshot.of(caches.nodes(), pods),
+        return new PassInput(rws, podsByAttempt, ownersByAttempt, podRequests.snapshot(caches.nodes(), pods),
                 EarlierCopies.holders(ownersByAttempt, podsByAttempt));
     }
 
@@ -169,15 +172,18 @@ public final class RemoteWorkloadReconciler {
         }
         if (!fencing.isSuperseded(spec.getFencingEpoch())) fencing.accept(spec.getFencingEpoch());
         List<Pod> pods = input.podsByAttempt().getOrDefault(spec.getAttemptId(), List.of());
-        ClusterSnapshot reserved = UnboundPods.reserve(cluster, AttemptDemand.of(spec), pods);
+        ClusterSnapshot reserved = UnboundPods.reserve(cluster, spec, pods);
         List<Map<String, Object>> owners = input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of());
         // created by this agent, not in the caches yet: its capacity is held, its status waits for something to mirror
         if (owners.isEmpty() && pods.isEmpty() && assumptions.createdUnseen(rw.getMetadata().getNamespace(), spec.getAttemptId())) return reserved;
+        String attempt = rw.getMetadata().getNamespace() + "/" + spec.getAttemptId();
+        Optional<MirroredInputs.Inputs> inputs = MirroredInputs.Inputs.of(rw, owners, pods);
+        if (inputs.isPresent() && mirrored.unchanged(attempt, inputs.get())) return reserved; // its status is current
         if (owners.isEmpty()) owners = asMaps(pods); // plain pods and pod groups: the pods are the created objects
         RemoteWorkloadStatus status = AttemptStatusComposer.compose(currentStatus(rw), spec.getAttemptId(), owners, pods, leaseClock.now());
         PodReadiness.report(status, pods, spec.getPodSets().stream().mapToInt(PodSetPlacement::getCount).sum());
         if (RemoteWorkloadPhase.isFinal(status.getPhase())) log.info(rw, "attempt finished", "phase", status.getPhase());
-        write(rw, status);
+        if (!write(rw, status)) inputs.ifPresent(unchanged -> mirrored.current(attempt, unchanged));
         return reserved;
     }
 
@@ -256,10 +262,12 @@ public final class RemoteWorkloadReconciler {
         return fits.after();
     }
 
-    /** Writes a status and remembers the write until the RemoteWorkload cache shows it. */
-    private void write(RemoteWorkload rw, RemoteWorkloadStatus status) {
+    /** Writes a status and remembers the write until the RemoteWorkload cache shows it; false when it was current. */
+    private boolean write(RemoteWorkload rw, RemoteWorkloadStatus status) {
         String replaced = rw.getMetadata().getResourceVersion();
-        statusWriter.write(rw, status).ifPresent(result -> assumptions.wrote(replaced, result));
+        Optional<RemoteWorkload> written = statusWriter.write(rw, status);
+        written.ifPresent(result -> assumptions.wrote(replaced, result));
+        return written.isPresent();
     }
 
     /**

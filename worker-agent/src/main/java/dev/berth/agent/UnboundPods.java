@@ -1,5 +1,7 @@
 package dev.berth.agent;
 
+import dev.berth.protocol.crd.PodSetPlacement;
+import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +15,26 @@ public final class UnboundPods {
     private UnboundPods() {}
 
     public static ClusterSnapshot reserve(ClusterSnapshot cluster, List<PodDemand> demands, List<Pod> attemptPods) {
-        long bound = attemptPods.stream()
+        return reserve(cluster, demands, bound(attemptPods));
+    }
+
+    /**
+     * As {@link #reserve(ClusterSnapshot, List, List)} for an attempt's spec, turning the spec into demands only when
+     * some of its pods are not bound: a running attempt whose pods are all bound, the usual case, costs a count.
+     */
+    public static ClusterSnapshot reserve(ClusterSnapshot cluster, RemoteWorkloadSpec spec, List<Pod> attemptPods) {
+        long bound = bound(attemptPods);
+        if (bound >= spec.getPodSets().stream().mapToLong(PodSetPlacement::getCount).sum()) return cluster;
+        return reserve(cluster, AttemptDemand.of(spec), bound);
+    }
+
+    private static long bound(List<Pod> attemptPods) {
+        return attemptPods.stream()
                 .filter(p -> (p.getSpec() != null && p.getSpec().getNodeName() != null) || ClusterSnapshot.isTerminated(p))
                 .count();
+    }
+
+    private static ClusterSnapshot reserve(ClusterSnapshot cluster, List<PodDemand> demands, long bound) {
         List<PodDemand> remaining = remaining(demands, bound);
         if (remaining.isEmpty()) return cluster;
         AdmissionResult result = AttemptAdmission.admit(cluster, remaining);

@@ -246,6 +246,27 @@ class AgentIntegrationTest {
     }
 
     @Test
+    @Order(4)
+    void passesOverAnUnchangedRunningAttemptWriteNothingAndAChangedPodPhaseIsWritten() {
+        String attempt = attempt();
+        submit("team-quiet", "quiet", spec(attempt, 1, Templates.job("quiet", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+        await().atMost(WAIT).until(() -> job("team-quiet", "quiet").isPresent());
+        var pod = client.pods().inNamespace("team-quiet").resource(new PodBuilder().withNewMetadata().withName("quiet-abc")
+                .addToLabels(Labels.ATTEMPT_ID, attempt).addToLabels(Labels.REMOTE_WORKLOAD, "quiet").endMetadata()
+                .withNewSpec().withNodeName("a100-2").addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus().build()).create();
+        await().atMost(WAIT).until(() -> RemoteWorkloadPhase.RUNNING.equals(statusOf("team-quiet", "quiet").getPhase()));
+        String version = client.resources(RemoteWorkload.class).inNamespace("team-quiet").withName("quiet").get().getMetadata().getResourceVersion();
+        await().during(Duration.ofSeconds(1)).atMost(WAIT).untilAsserted(() -> assertThat(client.resources(RemoteWorkload.class)
+                .inNamespace("team-quiet").withName("quiet").get().getMetadata().getResourceVersion()).as("ten passes, no write").isEqualTo(version));
+
+        pod.getStatus().setPhase("Succeeded");
+        client.pods().inNamespace("team-quiet").resource(pod).updateStatus();
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(statusOf("team-quiet", "quiet").getPodsSucceeded()).isEqualTo(1));
+    }
+
+    @Test
     @Order(5)
     void expiredLeaseStopsTheAttemptAndDeletesItsJobAndPods() {
         String attempt = attempt();

@@ -38,6 +38,20 @@ class FencingAndLeaseTest {
         assertThat(lease.isExpired(renewed, 30)).isTrue();
     }
 
+    @Test
+    void aRenewTimeAskedAgainIsJudgedAgainstTheClockAndDurationOfEachCall() {
+        Fixtures.MutableClock clock = new Fixtures.MutableClock(Instant.parse("2026-01-01T00:00:20Z"));
+        LeaseClock lease = new LeaseClock(clock);
+        String renewed = "2026-01-01T00:00:00Z";
+
+        assertThat(lease.isExpired(renewed, 30)).isFalse();
+        assertThat(lease.isExpired(renewed, 10)).isTrue();
+        assertThat(lease.isExpired("not-a-time", 30)).isTrue();
+        assertThat(lease.isExpired("not-a-time", 30)).as("a garbled lease stays expired").isTrue();
+        clock.advance(Duration.ofSeconds(11));
+        assertThat(lease.isExpired(renewed, 30)).isTrue();
+    }
+
     @ParameterizedTest(name = "renew time {0}, duration {1}: expired {2}")
     @CsvSource({
             "'', 30, false",
