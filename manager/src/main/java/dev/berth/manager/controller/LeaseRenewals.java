@@ -3,19 +3,19 @@ package dev.berth.manager.controller;
 import dev.berth.manager.clusters.ClusterCalls;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.dispatch.DispatchAttempt;
+import dev.berth.manager.dispatch.LeaseRenewalDecision;
+import dev.berth.manager.dispatch.LeaseRenewalDecision.Answer;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the dispatch leases of the current attempts alive on their clusters, stamped with this
- * manager's fencing epoch. State thread only; the calls answer back on it.
+ * manager's fencing epoch: sends the renewals {@link LeaseRenewalDecision} finds due and hands it their
+ * answers. State thread only; the calls answer back on it.
  */
 final class LeaseRenewals {
     private static final Logger log = LoggerFactory.getLogger(LeaseRenewals.class);
@@ -23,11 +23,13 @@ final class LeaseRenewals {
     private final DispatchController dispatcher;
     private final Clock clock;
     private final long epoch;
+    private final LeaseRenewalDecision decision;
 
     LeaseRenewals(DispatchController dispatcher, Clock clock, long epoch) {
         this.dispatcher = dispatcher;
         this.clock = clock;
         this.epoch = epoch;
+        this.decision = new LeaseRenewalDecision(dispatcher.failover::keepRenewing, cluster -> dispatcher.clusters.calls(cluster).isPresent());
     }
 
     /**
@@ -37,7 +39,7 @@ final class LeaseRenewals {
      * was expired on purpose).
      */
     void renewAll() {
-        renewOn(attempt -> attempt.clusters());
+        send(decision.due(dispatcher.attempts(), DispatchAttempt::clusters, clock.instant()));
     }
 
     /**
@@ -45,37 +47,26 @@ final class LeaseRenewals {
      * the cluster): a transient failure must not wait a whole renewal interval. Called every poll.
      */
     void retryFailed() {
-        renewOn(DispatchAttempt::renewalsToRetry);
+        send(decision.due(dispatcher.attempts(), DispatchAttempt::renewalsToRetry, clock.instant()));
     }
 
-    /** Renews every current attempt on the clusters {@code where} picks, all with one renew time. */
-    private void renewOn(Function<DispatchAttempt, Collection<String>> where) {
+    private void send(List<LeaseRenewalDecision.Renewal> renewals) {
         WorkerClusters clusters = dispatcher.clusters;
-        Instant stamp = clock.instant();
-        dispatcher.attempts().forEach((key, attempt) -> {
-            for (String cluster : List.copyOf(where.apply(attempt))) renew(clusters, key, attempt, cluster, stamp);
-        });
-    }
-
-    private void renew(WorkerClusters clusters, WorkloadKey key, DispatchAttempt attempt, String cluster, Instant stamp) {
-        if (attempt.draining() || attempt.withdrawing() || attempt.renewing(cluster) || !attempt.clusters().contains(cluster)) return;
-        if (!dispatcher.failover.keepRenewing(cluster, attempt)) return;
-        clusters.calls(cluster).ifPresent(calls -> {
-            attempt.renewalStarted(cluster, stamp);
-            clusters.onStateThread(calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch), done -> {
-                if (done.succeeded()) {
-                    attempt.renewalSucceeded(cluster);
-                    return;
-                }
-                if (ClusterCalls.isNotFound(done.cause())) {
-                    attempt.renewalFoundNoCopy(cluster);
-                    return;
-                }
-                attempt.renewalFailed(cluster);
-                log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
-                        .log("lease renewal failed, retried at the next poll: " + done.cause().getMessage());
-            });
-        });
+        for (LeaseRenewalDecision.Renewal renewal : renewals) {
+            WorkloadKey key = renewal.key();
+            String cluster = renewal.cluster();
+            DispatchAttempt attempt = renewal.attempt();
+            clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
+                    calls.renew(key.namespace(), key.name(), StatusJson.timestamp(renewal.stamp()), epoch), done -> {
+                        Answer answer = done.succeeded() ? Answer.RENEWED
+                                : ClusterCalls.isNotFound(done.cause()) ? Answer.NO_COPY : Answer.FAILED;
+                        decision.answered(attempt, cluster, answer);
+                        if (answer == Answer.FAILED) {
+                            log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
+                                    .log("lease renewal failed, retried at the next poll: " + done.cause().getMessage());
+                        }
+                    }));
+        }
     }
 
     /**
@@ -84,12 +75,10 @@ final class LeaseRenewals {
      * writes from now on. Same exceptions as {@link #renewAll()}: not while draining or lost.
      */
     void stampEpochNow(WorkloadKey key, String cluster, DispatchAttempt attempt) {
-        if (attempt.draining() || attempt.withdrawing() || !dispatcher.failover.keepRenewing(cluster, attempt)) return;
-        Instant stamp = clock.instant();
-        attempt.stamped(cluster, stamp);
-        dispatcher.clusters.calls(cluster).ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp), epoch)
-                .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
-                        .addKeyValue("attempt", attempt.id()).addKeyValue("epoch", epoch)
-                        .log("stamping the new epoch failed: " + e.getMessage())));
+        decision.stampEpoch(key, cluster, attempt, clock.instant()).ifPresent(stamp -> dispatcher.clusters.calls(cluster)
+                .ifPresent(calls -> calls.renew(key.namespace(), key.name(), StatusJson.timestamp(stamp.stamp()), epoch)
+                        .onFailure(e -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster)
+                                .addKeyValue("attempt", attempt.id()).addKeyValue("epoch", epoch)
+                                .log("stamping the new epoch failed: " + e.getMessage()))));
     }
 }
