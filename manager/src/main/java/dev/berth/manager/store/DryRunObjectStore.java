@@ -39,14 +39,14 @@ public final class DryRunObjectStore implements ObjectStore {
     public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = real.revision() + 1;
-        return StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next));
+        return StoredObject.owning(key, next, stamping.replaced(existing.readOnlyObject(), object, next));
     }
 
     @Override
     public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = real.revision() + 1;
-        return StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next));
+        return StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyObject(), status, next));
     }
 
     @Override

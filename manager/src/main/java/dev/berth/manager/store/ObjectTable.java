@@ -69,14 +69,14 @@ final class ObjectTable implements ObjectStore {
     public synchronized StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = revision + 1;
-        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next)));
+        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyObject(), object, next)));
     }
 
     @Override
     public synchronized StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
         StoredObject existing = current(key, expectedResourceVersionOrNull);
         long next = revision + 1;
-        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next)));
+        return write(WriteRecord.Op.PUT, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyObject(), status, next)));
     }
 
     @Override

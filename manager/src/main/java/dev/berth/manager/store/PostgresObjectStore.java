@@ -139,7 +139,7 @@ public final class PostgresObjectStore implements ObjectStore {
         return transaction(connection -> {
             StoredObject existing = current(connection, key, expectedResourceVersionOrNull);
             long next = nextRevision(connection);
-            return update(connection, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyTree(), object, next)));
+            return update(connection, StoredObject.owning(key, next, stamping.replaced(existing.readOnlyObject(), object, next)));
         });
     }
 
@@ -148,7 +148,7 @@ public final class PostgresObjectStore implements ObjectStore {
         return transaction(connection -> {
             StoredObject existing = current(connection, key, expectedResourceVersionOrNull);
             long next = nextRevision(connection);
-            return update(connection, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyTree(), status, next)));
+            return update(connection, StoredObject.owning(key, next, stamping.statusReplaced(existing.readOnlyObject(), status, next)));
         });
     }
 

@@ -78,16 +78,11 @@ public final class StoredObject {
 
     /**
      * The stored object itself, shared with every other reader of this version and without a copy: for code that
-     * only reads a few fields (an event's involved object, a status compared). It must never be changed, nor handed
-     * to code that might: take {@link #object()} for that. With assertions enabled (the tests), every read checks
+     * only reads a few fields (an event's involved object, a status compared, the store's stamping of the next
+     * write). It must never be changed, nor handed to code that might: take {@link #object()} for that. With assertions enabled (the tests), every read checks
      * that the shared tree is still what the stored bytes say, so a reader that changed it fails the next read.
      */
     public ObjectNode readOnlyObject() {
-        return readOnlyTree();
-    }
-
-    /** As {@link #readOnlyObject()}: for the store's stamping, which only reads it (and copies what it keeps). */
-    ObjectNode readOnlyTree() {
         ObjectNode decoded = tree;
         assert decoded == null || unchanged(decoded) : this + ": its shared tree was changed by a reader";
         if (decoded != null) return decoded;

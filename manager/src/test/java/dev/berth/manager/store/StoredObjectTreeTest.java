@@ -109,7 +109,7 @@ class StoredObjectTreeTest {
         StoredObject[] objects = new StoredObject[3];
         for (int i = 0; i < 3; i++) {
             objects[i] = StoredObject.fromJson(KEY, i + 1, ("{\"n\":" + i + "}").getBytes());
-            objects[i].readOnlyTree();
+            objects[i].readOnlyObject();
             trees.remember(objects[i]);
         }
         assertThat(objects[0].holdsTree()).isFalse();
