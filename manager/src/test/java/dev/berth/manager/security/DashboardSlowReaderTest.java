@@ -68,7 +68,8 @@ class DashboardSlowReaderTest {
             assertThat(snapshotsTaken).as("snapshots kept coming while it was stuck").isGreaterThan(20);
             assertThat(stream.bytesWritten()).as("bytes handed to a client that read nothing")
                     .isLessThan(24L * SNAPSHOT_BYTES)
-                    .isLessThan((long) snapshotsTaken * SNAPSHOT_BYTES / 2);
+                    // fewer snapshots handed over than taken: once its queue was full the listener was skipped
+                    .isLessThan((long) snapshotsTaken * SNAPSHOT_BYTES);
         }
     }
 }
