@@ -14,8 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * docs/failover.md's "Unstarted attempts are withdrawn (start timeout, issue 20 rule 1)", the rules not played in
  * {@link DispatchScenarioHoldsTest} (which has the withdrawal confirmed Stopped, the call-off, and drill 10's
  * unschedulable copy): the other two confirmations (gone from the listing, the lease run out, with the expiry sent
- * again meanwhile), a copy never reported, the timeout turned off, and the clusters a withdrawn workload keeps
- * away from. Start timeout 30 s, lease 60 s (renewed every 20 s), margin 10 s.
+ * again meanwhile), an attempt with two copies finished only once both are confirmed, a copy never reported, the
+ * timeout turned off, and the clusters a withdrawn workload keeps away from. Start timeout 30 s, lease 60 s (renewed
+ * every 20 s), margin 10 s. Each row passes on StartTimeoutWithdrawals before and after StartTimeoutDecision; the
+ * rule "not while a renewal is in flight" is StartTimeoutDecisionTest's only: the fake answers every renewal at once.
  */
 class DispatchScenarioStartTimeoutTest {
     private static final String RULE = "Unstarted attempts are withdrawn (issue 20 rule 1)";
@@ -62,6 +64,24 @@ class DispatchScenarioStartTimeoutTest {
                     assertThat(s.createdOn("job-1")).containsExactly("a", "b");
                     assertThat(s.dispatch("job-1").cluster()).isEqualTo("b");
                     assertThat(s.history("job-1")).first().satisfies(h -> assertThat(h.outcome()).isEqualTo("StartTimeout"));
+                }),
+                row(RULE, "every copy of an AllAtOnce attempt is fenced, and nothing is deleted or placed until the last is confirmed", s -> {
+                    timeout(s, Duration.ofSeconds(30), Duration.ofMinutes(10)).strategy("AllAtOnce").clusters("a", "b").start();
+                    s.submit("job-1", 2).report("a", "job-1", "Pending", "NoCapacity").report("b", "job-1", "Pending", "NoCapacity");
+                    s.advance(Duration.ofSeconds(31));
+                    assertThat(s.cluster("a").leaseRenewTimeOf(s.workload("job-1"))).isLessThan(BEFORE_DISPATCH);
+                    assertThat(s.cluster("b").leaseRenewTimeOf(s.workload("job-1"))).isLessThan(BEFORE_DISPATCH);
+                    s.report("a", "job-1", "Stopped", "LeaseExpired").advance(Duration.ofSeconds(2));
+                    assertThat(s.holding("job-1")).as("b's copy is not confirmed yet").containsExactly("a", "b");
+                    assertThat(s.history("job-1")).noneSatisfy(h -> assertThat(h.outcome()).isEqualTo("StartTimeout"));
+                    s.report("b", "job-1", "Stopped", "LeaseExpired").advance(Duration.ofSeconds(2));
+                    assertThat(s.holding("job-1")).isEmpty();
+                    assertThat(s.history("job-1")).first().satisfies(h -> {
+                        assertThat(h.outcome()).isEqualTo("StartTimeout");
+                        assertThat(h.cluster()).isEqualTo("a, b");
+                    });
+                    assertThat(s.checkMessage("job-1")).startsWith("withdrawn from a, b after 30s: NoCapacity");
+                    assertThat(s.createdOn("job-1")).as("both avoided now").containsExactly("a", "b");
                 }),
                 row(RULE, "a copy its agent never reported is left to the missing-listing rule: not fenced", s -> {
                     timeout(s, Duration.ofSeconds(30), Duration.ofMinutes(10)).clusters("a", "b").start();
