@@ -2,44 +2,39 @@ package dev.berth.manager.controller;
 
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
-import dev.berth.manager.dispatch.DispatchAttempt;
+import dev.berth.manager.dispatch.StartTimeoutDecision;
+import dev.berth.manager.dispatch.StartTimeoutDecision.Began;
+import dev.berth.manager.dispatch.StartTimeoutDecision.CalledOff;
+import dev.berth.manager.dispatch.StartTimeoutDecision.Command;
+import dev.berth.manager.dispatch.StartTimeoutDecision.CopyConfirmed;
+import dev.berth.manager.dispatch.StartTimeoutDecision.DeleteCopy;
+import dev.berth.manager.dispatch.StartTimeoutDecision.ExpireLease;
+import dev.berth.manager.dispatch.StartTimeoutDecision.PlaceAgain;
+import dev.berth.manager.dispatch.StartTimeoutDecision.RenewAtOnce;
+import dev.berth.manager.dispatch.StartTimeoutDecision.Withdrawn;
 import dev.berth.manager.dispatch.StartWithdrawalPolicy;
 import dev.berth.manager.dispatch.StartWithdrawalPolicy.CopyReport;
-import dev.berth.manager.dispatch.StartWithdrawalPolicy.Verdict;
-import dev.berth.manager.dispatch.WithdrawnClusters;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import dev.berth.protocol.crd.RemoteWorkloadStatus.PodProblem;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 20 rule 1, at the edge: an attempt that no worker started within the start timeout is withdrawn
- * under the drain's fencing, then placed elsewhere. Never two copies alive:
- * <ol>
- *   <li>the copy's lease is expired on purpose (a renew with a past time, as a drain does), and renewals stop,
- *       so from then on its agent refuses to start it; not while a renewal is in flight, which could land
- *       after the expiry and undo it;</li>
- *   <li>the withdrawal is confirmed per copy when its agent reports it Stopped (or Rejected), when the
- *       cluster's listing no longer shows it, or when its last real lease stamp plus lease plus margin has
- *       run out (an agent that never saw the expiry refuses it by then all the same);</li>
- *   <li>if instead the agent reports the copy Admitted or Running (it started it before the expiry reached
- *       it), the withdrawal is called off, the lease renewed at once, and the copy stays;</li>
- *   <li>once every copy is confirmed, each is deleted, the attempt retired, the dispatch history records
- *       {@code StartTimeout}, and the workload, which keeps its quota, is placed again away from those clusters
- *       for a while ({@link WithdrawnClusters}).</li>
- * </ol>
- * Which attempts are due, and what a report means, is decided by {@link StartWithdrawalPolicy}. State thread only.
+ * Issue 20 rule 1 at the edge: withdraws the attempts no worker started within the start timeout, as
+ * {@link StartTimeoutDecision} decides (the pure part, which also applies the attempts' transitions and keeps the
+ * withdrawals under way). It hands the decision the poll and what each listing shows of the copies being withdrawn
+ * ({@link #copyReport}: an agent's report as the decision reads it, also used by {@link AttemptListings}), and runs
+ * its commands in order: expire a copy's lease (handing back an expiry that was not stored), renew the leases of a
+ * copy that started after all, delete the withdrawn copies, record the withdrawal in the dispatch history and the
+ * check, retire the attempt and place the workload again. It also answers placement's questions: which clusters a
+ * workload keeps away from, and what to say with its next placement. State thread only; the calls answer back on it.
  */
 final class StartTimeoutWithdrawals {
     private static final Logger log = LoggerFactory.getLogger(StartTimeoutWithdrawals.class);
@@ -49,68 +44,51 @@ final class StartTimeoutWithdrawals {
     private final DispatchController dispatcher;
     private final ManagerState state;
     private final Clock clock;
-    private final DispatchOptions options;
-    private final StartWithdrawalPolicy policy;
-    final WithdrawnClusters<WorkloadKey> withdrawn = new WithdrawnClusters<>();
-    /** Withdrawals under way, per workload. */
-    private final Map<WorkloadKey, Withdrawal> underWay = new LinkedHashMap<>();
-
-    /** One withdrawal: the attempt, why, when each copy's lease surely ran out, and which copies are not confirmed yet. */
-    private static final class Withdrawal {
-        final DispatchAttempt attempt;
-        final String message;
-        final Map<String, Instant> leaseGoneAt = new HashMap<>();
-        final Map<String, Boolean> expired = new HashMap<>();
-
-        Withdrawal(DispatchAttempt attempt, String message) {
-            this.attempt = attempt;
-            this.message = message;
-        }
-    }
+    private final StartTimeoutDecision decision;
 
     StartTimeoutWithdrawals(DispatchController dispatcher, ManagerState state, Clock clock, DispatchOptions options) {
         this.dispatcher = dispatcher;
         this.state = state;
         this.clock = clock;
-        this.options = options;
-        this.policy = new StartWithdrawalPolicy(options.startTimeout());
+        this.decision = new StartTimeoutDecision(options.startTimeout(), options.failover().leaseMargin());
     }
 
-    /** Every poll: starts the withdrawals that are due, expires leases not expired yet, and confirms copies whose lease ran out. */
+    /** Every poll: runs what the decision makes of it; a workload whose withdrawal finished is placed again at once. */
     void poll() {
-        WorkerClusters clusters = dispatcher.clusters;
-        if (!policy.options().enabled()) return;
-        Instant now = clock.instant();
-        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(dispatcher.attempts().entrySet())) {
-            DispatchAttempt attempt = entry.getValue();
-            if (attempt.renewalInFlight()) continue;
-            policy.due(attempt.starting(), now).ifPresent(message -> begin(entry.getKey(), attempt, message));
+        boolean placeAgain = false;
+        for (Command command : decision.poll(dispatcher.attempts(), clock.instant())) {
+            run(command);
+            placeAgain |= command instanceof PlaceAgain;
         }
-        dropStale();
-        boolean finished = false;
-        for (Map.Entry<WorkloadKey, Withdrawal> entry : new ArrayList<>(underWay.entrySet())) {
-            Withdrawal withdrawal = entry.getValue();
-            for (String cluster : List.copyOf(withdrawal.leaseGoneAt.keySet())) {
-                if (StartWithdrawalPolicy.leaseRanOut(withdrawal.leaseGoneAt.get(cluster), now)) {
-                    confirmed(withdrawal, cluster, "its lease has run out");
-                } else if (!withdrawal.expired.getOrDefault(cluster, false)) {
-                    expire(entry.getKey(), withdrawal, cluster, clusters);
-                }
-            }
-            finished |= finishIfConfirmed(entry.getKey(), withdrawal);
-        }
-        if (finished) dispatcher.reconcile();
+        if (placeAgain) dispatcher.reconcile();
     }
 
-    /** A withdrawal whose attempt is no longer current (the workload finished, was deleted or evicted) has nothing left to do. */
-    private void dropStale() {
-        underWay.entrySet().removeIf(e -> dispatcher.attempts().get(e.getKey()) != e.getValue().attempt);
+    /** A cluster's listing, for every withdrawal with a copy there: what it shows of each copy, or that it is gone. */
+    void listed(String cluster, Set<WorkloadKey> seen, Map<WorkloadKey, RemoteWorkloadStatus> statuses) {
+        Map<WorkloadKey, CopyReport> reports = new HashMap<>();
+        statuses.forEach((key, status) -> reports.put(key, copyReport(cluster, status)));
+        decision.listed(cluster, seen, reports, dispatcher.attempts(), clock.instant()).forEach(this::run);
+        // the caller (a listing) reconciles next, which places the workloads whose withdrawal finished
     }
 
     /** The workload is gone: its withdrawals and avoided clusters are forgotten. */
     void forget(WorkloadKey key) {
-        underWay.remove(key);
-        withdrawn.forget(key);
+        decision.forget(key);
+    }
+
+    /** The clusters a workload keeps away from now, after a withdrawal. */
+    Set<String> avoided(WorkloadKey key) {
+        return decision.avoided(key, clock.instant());
+    }
+
+    /** The workload was placed again: the withdrawal's message, said once with that placement (null when none). */
+    String placed(WorkloadKey key) {
+        return decision.placed(key);
+    }
+
+    /** What to say with the next placement, e.g. "withdrawn from h100 after 5m: ...", or null. */
+    String note(WorkloadKey key) {
+        return decision.note(key);
     }
 
     /** What an agent's report says for the start timeout; an unschedulable copy's reason is its scheduler's message. */
@@ -128,104 +106,51 @@ final class StartTimeoutWithdrawals {
         return report.getPodProblems().stream().filter(p -> UNSCHEDULABLE.equals(p.getReason())).findFirst().orElse(null);
     }
 
-    private void begin(WorkloadKey key, DispatchAttempt attempt, String message) {
-        attempt.withdrawForStartTimeout();
-        Withdrawal withdrawal = new Withdrawal(attempt, message);
-        Instant now = clock.instant();
-        for (String cluster : attempt.clusters()) {
-            withdrawal.leaseGoneAt.put(cluster, attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), now));
+    private void run(Command command) {
+        if (command instanceof Began began) {
+            log.atWarn().addKeyValue("workload", began.key()).addKeyValue("cluster", String.join(",", began.clusters()))
+                    .addKeyValue("attempt", began.attemptId()).log("withdrawing an attempt no worker started in time: " + began.message());
+        } else if (command instanceof ExpireLease expire) {
+            expire(expire);
+        } else if (command instanceof CopyConfirmed confirmed) {
+            log.atInfo().addKeyValue("workload", confirmed.key()).addKeyValue("cluster", confirmed.cluster())
+                    .addKeyValue("attempt", confirmed.attemptId()).log("withdrawal confirmed: " + confirmed.how());
+        } else if (command instanceof CalledOff off) {
+            log.atWarn().addKeyValue("workload", off.key()).addKeyValue("cluster", off.cluster()).addKeyValue("attempt", off.attemptId())
+                    .log("withdrawal called off: the agent started the copy before its lease was expired; it stays");
+        } else if (command instanceof RenewAtOnce renew) {
+            dispatcher.renewals.stampEpochNow(renew.key(), renew.cluster(), renew.attempt());
+        } else if (command instanceof DeleteCopy delete) {
+            dispatcher.deleteRemote(delete.key(), delete.cluster(), delete.attemptId(), delete.why());
+        } else if (command instanceof Withdrawn withdrawn) {
+            record(withdrawn);
+        } else if (command instanceof PlaceAgain again) {
+            dispatcher.lastCopyGone(again.key(), again.attempt());
         }
-        underWay.put(key, withdrawal);
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", String.join(",", attempt.clusters()))
-                .addKeyValue("attempt", attempt.id()).log("withdrawing an attempt no worker started in time: " + message);
-        for (String cluster : attempt.clusters()) expire(key, withdrawal, cluster, dispatcher.clusters);
     }
 
     /** The drain's fence: a renew with a time one lease and a second ago, so the agent never starts the copy. */
-    private void expire(WorkloadKey key, Withdrawal withdrawal, String cluster, WorkerClusters clusters) {
-        DispatchAttempt attempt = withdrawal.attempt;
-        Instant past = attempt.expiredStamp(clock.instant());
-        withdrawal.expired.put(cluster, true);
-        clusters.calls(cluster).ifPresentOrElse(calls -> clusters.onStateThread(
-                calls.renew(key.namespace(), key.name(), StatusJson.timestamp(past), dispatcher.epoch()), done -> {
+    private void expire(ExpireLease expire) {
+        WorkloadKey key = expire.key();
+        WorkerClusters clusters = dispatcher.clusters;
+        clusters.calls(expire.cluster()).ifPresentOrElse(calls -> clusters.onStateThread(
+                calls.renew(key.namespace(), key.name(), StatusJson.timestamp(expire.stamp()), dispatcher.epoch()), done -> {
                     if (done.succeeded()) return;
-                    withdrawal.expired.put(cluster, false);
-                    log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
+                    decision.expiryNotStored(expire);
+                    log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", expire.cluster()).addKeyValue("attempt", expire.attemptId())
                             .log("withdrawal: lease not expired yet, retried at the next poll: " + done.cause().getMessage());
-                }), () -> withdrawal.expired.put(cluster, false));
+                }), () -> decision.expiryNotStored(expire));
     }
 
-    /** A cluster's listing, for every withdrawal with a copy there: what it shows of each copy, or that it is gone. */
-    void listed(String cluster, Set<WorkloadKey> seen, Map<WorkloadKey, RemoteWorkloadStatus> statuses) {
-        dropStale();
-        for (Map.Entry<WorkloadKey, Withdrawal> entry : new ArrayList<>(underWay.entrySet())) {
-            WorkloadKey key = entry.getKey();
-            Withdrawal withdrawal = entry.getValue();
-            if (!withdrawal.leaseGoneAt.containsKey(cluster)) continue;
-            RemoteWorkloadStatus status = statuses.get(key);
-            CopyReport copy = copyReport(cluster, status);
-            Verdict verdict = policy.reported(seen.contains(key), copy.phase(), copy.unschedulable());
-            if (verdict == Verdict.CONFIRMED) {
-                confirmed(withdrawal, cluster, seen.contains(key) ? "its agent reports it " + status.getPhase() : "gone from the listing");
-            } else if (verdict == Verdict.CANCEL) {
-                cancel(key, withdrawal, cluster);
-                continue;
-            }
-            finishIfConfirmed(key, withdrawal);
-        }
-        // the caller (a listing) reconciles next, which places the workloads whose withdrawal finished
-    }
-
-    private void confirmed(Withdrawal withdrawal, String cluster, String how) {
-        if (withdrawal.leaseGoneAt.remove(cluster) == null) return;
-        log.atInfo().addKeyValue("cluster", cluster).addKeyValue("attempt", withdrawal.attempt.id())
-                .log("withdrawal confirmed: " + how);
-    }
-
-    /** The agent started the copy before the expired lease reached it: it stays, and its lease is renewed at once. */
-    private void cancel(WorkloadKey key, Withdrawal withdrawal, String cluster) {
-        underWay.remove(key);
-        DispatchAttempt attempt = withdrawal.attempt;
-        attempt.withdrawalCalledOff();
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
-                .log("withdrawal called off: the agent started the copy before its lease was expired; it stays");
-        for (String copy : attempt.clusters()) dispatcher.renewals.stampEpochNow(key, copy, attempt);
-    }
-
-    /** Every copy confirmed: delete them, record the withdrawal, and place the workload again. */
-    private boolean finishIfConfirmed(WorkloadKey key, Withdrawal withdrawal) {
-        if (!withdrawal.leaseGoneAt.isEmpty()) return false;
-        underWay.remove(key);
-        DispatchAttempt attempt = withdrawal.attempt;
-        Instant now = clock.instant();
-        String where = String.join(", ", attempt.clusters());
-        for (String cluster : attempt.clusters()) {
-            dispatcher.deleteRemote(key, cluster, attempt.id(), "withdrawn: not started within the start timeout");
-            withdrawn.withdrawn(key, cluster, policy.avoidUntil(now), withdrawal.message);
-        }
-        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", where).addKeyValue("attempt", attempt.id())
-                .log("attempt withdrawn; placing the workload again: " + withdrawal.message);
-        if (state.controller.statusOf(key) != null) {
-            DispatchHistory.record(state, key, attempt.id(), where, attempt.number(), StartWithdrawalPolicy.START_TIMEOUT, withdrawal.message, now);
-            AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
-            if (check != null) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, withdrawal.message);
-        }
-        dispatcher.lastCopyGone(key, attempt);
-        return true;
-    }
-
-    /** The clusters a workload keeps away from now, after a withdrawal. */
-    Set<String> avoided(WorkloadKey key) {
-        return withdrawn.avoided(key, clock.instant());
-    }
-
-    /** The workload was placed again: the withdrawal's message, said once with that placement (null when none). */
-    String placed(WorkloadKey key) {
-        return withdrawn.told(key);
-    }
-
-    /** What to say with the next placement, e.g. "withdrawn from h100 after 5m: ...", or null. */
-    String note(WorkloadKey key) {
-        return withdrawn.note(key);
+    /** The withdrawal in the log and, while the workload has a status, in its dispatch history and check message. */
+    private void record(Withdrawn withdrawn) {
+        WorkloadKey key = withdrawn.key();
+        log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", withdrawn.where()).addKeyValue("attempt", withdrawn.attemptId())
+                .log("attempt withdrawn; placing the workload again: " + withdrawn.message());
+        if (state.controller.statusOf(key) == null) return;
+        DispatchHistory.record(state, key, withdrawn.attemptId(), withdrawn.where(), withdrawn.attemptNumber(),
+                StartWithdrawalPolicy.START_TIMEOUT, withdrawn.message(), withdrawn.at());
+        AdmissionCheckState check = dispatcher.dispatchCheck(state.controller.statusOf(key));
+        if (check != null) state.controller.setAdmissionCheckState(key, check.name(), CheckStates.PENDING, withdrawn.message());
     }
 }
