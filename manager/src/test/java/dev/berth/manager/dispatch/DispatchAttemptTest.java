@@ -33,6 +33,18 @@ class DispatchAttemptTest {
     @Nested
     class Listings {
         @Test
+        void aCopyIsTheAttemptsOwnUnderItsIdOnAClusterItHoldsAndOnlyOnTheWinnerOnceOneIsChosen() {
+            DispatchAttempt attempt = dispatchedTo("east", "west");
+
+            assertThat(attempt.ownsCopy("a1", "east")).isTrue();
+            assertThat(attempt.ownsCopy("a0", "east")).as("another attempt's copy").isFalse();
+            assertThat(attempt.ownsCopy("a1", "north")).as("a cluster without a copy").isFalse();
+            attempt.admittedOn("west");
+            assertThat(attempt.ownsCopy("a1", "east")).as("a loser, once the winner is chosen").isFalse();
+            assertThat(attempt.ownsCopy("a1", "west")).isTrue();
+        }
+
+        @Test
         void aCreateStillInFlightNeedNotBeListed() {
             DispatchAttempt attempt = dispatchedTo("east");
 
