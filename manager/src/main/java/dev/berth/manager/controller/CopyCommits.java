@@ -12,7 +12,6 @@ import dev.berth.manager.dispatch.CommitDecision.WriteCommitting;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.StatusJson;
-import io.vertx.core.AsyncResult;
 import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
@@ -85,20 +84,23 @@ final class CopyCommits {
                 .addKeyValue("epoch", epoch).log("committing reserved copy");
         clusters.calls(cluster).ifPresent(calls -> clusters.onStateThread(
                 calls.commit(key.namespace(), key.name(), attempt.id(), StatusJson.timestamp(commit.sentAt()), epoch),
-                done -> answered(key, cluster, attempt, done)));
+                done -> answered(key, cluster, attempt, done.succeeded() ? null : done.cause())));
     }
 
-    /** The commit's answer, fed back to the decision; one for an attempt no longer current (or another cluster) changes nothing. */
-    private void answered(WorkloadKey key, String cluster, DispatchAttempt attempt, AsyncResult<?> done) {
+    /**
+     * The commit's answer ({@code failure} null: confirmed), fed back to the decision; one for an attempt no longer current
+     * (or a cluster no longer committed to) changes nothing.
+     */
+    private void answered(WorkloadKey key, String cluster, DispatchAttempt attempt, Throwable failure) {
         boolean current = dispatcher.attempts().get(key) == attempt;
         if (!decision.awaited(attempt, current, cluster)) return;
-        Answer answer = done.succeeded() ? Answer.CONFIRMED : ClusterCalls.isAnswer(done.cause()) ? Answer.REFUSED : Answer.UNANSWERED;
+        Answer answer = failure == null ? Answer.CONFIRMED : ClusterCalls.isAnswer(failure) ? Answer.REFUSED : Answer.UNANSWERED;
         switch (answer) {
             case CONFIRMED -> logCommitted(key, cluster, attempt);
             case REFUSED -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
-                    .log("commit refused, another reservation may win: " + done.cause().getMessage());
+                    .log("commit refused, another reservation may win: " + failure.getMessage());
             case UNANSWERED -> log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
-                    .log("commit unanswered, sent again later: " + done.cause().getMessage());
+                    .log("commit unanswered, sent again later: " + failure.getMessage());
         }
         run(key, attempt, decision.answered(attempt, current, cluster, answer, clock.instant()));
     }

@@ -160,7 +160,7 @@ public final class ReportDecision {
                 Objects.requireNonNullElse(status.message(), "finished in cluster " + cluster)));
     }
 
-    /** Stopped or rejected: a copy on a drained cluster is handed to failover, any other is abandoned and the check turns Retry. */
+    /** Stopped or rejected: recorded; a copy on a drained cluster is handed to failover, any other abandoned (check Retry). */
     private static void stopped(String cluster, DispatchAttempt attempt, Check check, Report report, Instant now, List<Command> commands) {
         DispatchStatus status = report.status();
         commands.add(new RecordOutcome(outcome(cluster, attempt, status, now)));

@@ -14,7 +14,10 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The commit step's events in (reserved, listed committed, answered, nominations): the attempt's transitions and the commands out. One test per rule. */
+/**
+ * The commit step's events in (reserved, listed committed, the commit answered, nominations changed): the attempt's
+ * transitions and the edge's commands out. One test per rule.
+ */
 class CommitDecisionTest {
     private static final Instant T0 = Instant.parse("2026-12-01T12:00:00Z");
     private static final Duration RETRY = Duration.ofSeconds(10);
@@ -74,7 +77,8 @@ class CommitDecisionTest {
         DispatchAttempt attempt = sentTo("east", "west", "north");
         decision.reserved(attempt, "west", at(1));
 
-        assertThat(decision.answered(attempt, true, "west", Answer.CONFIRMED, at(2))).containsExactly(loser("east", "west"), loser("north", "west"));
+        assertThat(decision.answered(attempt, true, "west", Answer.CONFIRMED, at(2)))
+                .containsExactly(loser("east", "west"), loser("north", "west"));
         assertThat(attempt.winner()).isEqualTo("west");
         assertThat(attempt.commitConfirmed()).isTrue();
         assertThat(attempt.clusters()).containsExactly("west");
@@ -86,7 +90,8 @@ class CommitDecisionTest {
         decision.reserved(attempt, "west", at(1));
         decision.reserved(attempt, "east", at(2));
 
-        assertThat(decision.answered(attempt, true, "west", Answer.REFUSED, at(3))).containsExactly(committing("east"), new SendCommit("east", at(3)));
+        assertThat(decision.answered(attempt, true, "west", Answer.REFUSED, at(3)))
+                .containsExactly(committing("east"), new SendCommit("east", at(3)));
         assertThat(attempt.clusters()).containsExactly("east");
         assertThat(attempt.committedTo()).isEqualTo("east");
     }

@@ -41,7 +41,8 @@ class ReportDecisionTest {
     private final ReportDecision decision = new ReportDecision();
 
     private static DispatchAttempt sentTo(String... clusters) {
-        DispatchAttempt attempt = DispatchAttempt.dispatched("a1", 2, LEASE, new PlacementRequest(WorkloadKey.of("team", "train"), 0, List.of()), T0);
+        DispatchAttempt attempt = DispatchAttempt.dispatched("a1", 2, LEASE,
+                new PlacementRequest(WorkloadKey.of("team", "train"), 0, List.of()), T0);
         for (String cluster : clusters) attempt.createSent(cluster, T0);
         return attempt;
     }
@@ -64,7 +65,7 @@ class ReportDecisionTest {
     }
 
     @Test
-    void onceACopyIsCommittedTheOtherCopiesReportsMeanNothing() {
+    void onceACopyIsCommittedReportsOfTheOtherCopiesMeanNothing() {
         DispatchAttempt attempt = sentTo("east", "west");
         attempt.reserved("east", T0);
         attempt.commitSent("east", T0);
@@ -201,7 +202,8 @@ class ReportDecisionTest {
         DispatchStatus running = status("east", RemoteWorkloadPhase.RUNNING, null, null);
         DispatchStatus stopped = status("east", RemoteWorkloadPhase.STOPPED, "Preempted", null);
 
-        assertThat(decision.reported("east", sentTo("east"), READY, new Report(running, null, true), NOW)).last().isEqualTo(new MirrorObjectStatus());
+        assertThat(decision.reported("east", sentTo("east"), READY, new Report(running, null, true), NOW))
+                .last().isEqualTo(new MirrorObjectStatus());
         assertThat(decision.reported("east", sentTo("east"), READY, new Report(stopped, null, true), NOW))
                 .doesNotHaveAnyElementsOfTypes(MirrorObjectStatus.class);
     }
