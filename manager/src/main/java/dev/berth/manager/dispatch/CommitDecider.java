@@ -1,6 +1,5 @@
 package dev.berth.manager.dispatch;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -14,17 +13,15 @@ import java.util.Map;
  * and which copies are withdrawn. Exactly one copy is ever committed per attempt: another is chosen
  * only after the executor dropped a refused winner ({@link Copies#committedTo()} back to null).
  * The losers are withdrawn only once the winner's commit is confirmed, so a commit the winner refuses
- * (its copy gone meanwhile) can fall back to the next reservation. Pure: the clock is injected.
+ * (its copy gone meanwhile) can fall back to the next reservation. Pure: the time is passed in.
  */
 public final class CommitDecider {
     /** How long an unconfirmed commit (no answer yet, or an answer lost) waits before it is sent again. */
     public static final Duration DEFAULT_COMMIT_RETRY = Duration.ofSeconds(10);
 
-    private final Clock clock;
     private final Duration commitRetry;
 
-    public CommitDecider(Clock clock, Duration commitRetry) {
-        this.clock = clock;
+    public CommitDecider(Duration commitRetry) {
         this.commitRetry = commitRetry;
     }
 
@@ -54,13 +51,14 @@ public final class CommitDecider {
         }
     }
 
-    public Decision decide(Copies copies) {
+    /** What to do now with the copies. */
+    public Decision decide(Copies copies, Instant now) {
         String winner = copies.committedTo();
         if (winner != null && copies.commitConfirmed()) {
             return new Decision(null, copies.clusters().stream().filter(c -> !c.equals(winner)).toList());
         }
         if (winner != null) {
-            boolean due = copies.commitSentAt() == null || !clock.instant().isBefore(copies.commitSentAt().plus(commitRetry));
+            boolean due = copies.commitSentAt() == null || !now.isBefore(copies.commitSentAt().plus(commitRetry));
             return due ? new Decision(winner, List.of()) : Decision.NONE;
         }
         return copies.clusters().stream()

@@ -133,6 +133,11 @@ public final class DispatchAttempt {
         return Collections.unmodifiableSet(clusters);
     }
 
+    /** Whether a copy of attempt {@code attemptId} on the cluster is this attempt's own: held there, and the winner if one was chosen. */
+    public boolean ownsCopy(String attemptId, String cluster) {
+        return id.equals(attemptId) && clusters.contains(cluster) && (winner == null || winner.equals(cluster));
+    }
+
     /** The clusters holding a copy other than {@code cluster}, as a copy. */
     public List<String> clustersBut(String cluster) {
         return clusters.stream().filter(c -> !c.equals(cluster)).toList();
@@ -203,10 +208,9 @@ public final class DispatchAttempt {
     // ---- what follows from it -------------------------------------------------------------
 
     /**
-     * Whether a listing of the cluster that started at {@code listingStartedAt} must show the attempt: yes unless this
-     * manager's create there is still in flight or was answered only after the listing started (a create queued behind a
-     * busy cluster's other calls can take longer than the dispatcher's report lag). A copy this manager never sent (a
-     * recovered or adopted attempt) is held to every listing.
+     * Whether a listing of the cluster that started at {@code listingStartedAt} must show the attempt: yes unless this manager's create
+     * there is still in flight or was answered only after the listing started (a create queued behind a busy cluster's other calls can take
+     * longer than the dispatcher's report lag). A copy this manager never sent (a recovered or adopted attempt) is held to every listing.
      */
     public boolean listingMustShow(String cluster, Instant listingStartedAt) {
         if (!createsSent.contains(cluster)) return true;
@@ -236,10 +240,8 @@ public final class DispatchAttempt {
 
     /** The attempt as the start timeout sees it ({@link StartWithdrawalPolicy#due}). */
     public StartingAttempt starting() {
-        List<CopyReport> copies = new ArrayList<>();
-        for (String cluster : clusters) copies.add(report(cluster));
-        Instant since = dispatchedAt != null ? dispatchedAt : knownSince;
-        return new StartingAttempt(id, since, winner != null, withdrawing || draining, copies);
+        List<CopyReport> copies = clusters.stream().map(this::report).toList();
+        return new StartingAttempt(id, dispatchedAt != null ? dispatchedAt : knownSince, winner != null, withdrawing || draining, copies);
     }
 
     // ---- what happened to it --------------------------------------------------------------

@@ -9,6 +9,7 @@ import dev.berth.manager.dispatch.ListingCommand.Mirror;
 import dev.berth.manager.dispatch.ListingCommand.StampEpoch;
 import dev.berth.manager.dispatch.ListingCommand.SupersedeFences;
 import dev.berth.manager.model.WorkloadKey;
+import dev.berth.protocol.crd.RemoteWorkloadPhase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,17 +94,15 @@ public final class ListingDecision {
 
     /**
      * Mirrors only the finished reports (Succeeded, Failed) of current attempts on the cluster, as {@link #listed}
-     * would: a report is the attempt's own (same attempt id, the cluster still one of its copies and the winner if
-     * one was chosen, not being withdrawn), so an old attempt's report never finishes a newer one. Returns the copy's
-     * attempt, its report recorded, when its report is to be mirrored; else null.
+     * would: a report is the attempt's own ({@link DispatchAttempt#ownsCopy}: same attempt id, the cluster still one of
+     * its copies and the winner if one was chosen; not being withdrawn), so an old attempt's report never finishes a newer
+     * one. Returns the copy's attempt, its report recorded, when its report is to be mirrored; else null.
      */
     public DispatchAttempt finished(String cluster, ListedCopy copy, Map<WorkloadKey, DispatchAttempt> attempts) {
-        if (copy.report() == null || !("Succeeded".equals(copy.report().phase()) || "Failed".equals(copy.report().phase()))) return null;
+        String phase = copy.report() == null ? null : copy.report().phase();
+        if (!RemoteWorkloadPhase.SUCCEEDED.equals(phase) && !RemoteWorkloadPhase.FAILED.equals(phase)) return null;
         DispatchAttempt attempt = attempts.get(copy.key());
-        if (attempt == null || !attempt.id().equals(copy.attemptId()) || !attempt.clusters().contains(cluster) || attempt.withdrawing()
-                || (attempt.winner() != null && !attempt.winner().equals(cluster)) || !copy.statusIsOwn()) {
-            return null;
-        }
+        if (attempt == null || !attempt.ownsCopy(copy.attemptId(), cluster) || attempt.withdrawing() || !copy.statusIsOwn()) return null;
         attempt.listed(cluster, copy.report());
         return attempt;
     }
@@ -162,8 +161,7 @@ public final class ListingDecision {
             attempt.listedCommitted(cluster);
             out.accept(new ListedCommitted(key, cluster, attempt));
         }
-        if (attempt == null || !attempt.id().equals(id) || !attempt.clusters().contains(cluster)
-                || (attempt.winner() != null && !attempt.winner().equals(cluster))) {
+        if (attempt == null || !attempt.ownsCopy(id, cluster)) {
             out.accept(new DeleteStale(key, cluster, id, "stale attempt"));
             return;
         }

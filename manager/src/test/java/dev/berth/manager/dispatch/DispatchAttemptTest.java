@@ -33,6 +33,18 @@ class DispatchAttemptTest {
     @Nested
     class Listings {
         @Test
+        void aCopyIsTheAttemptsOwnUnderItsIdOnAClusterItHoldsAndOnlyOnTheWinnerOnceOneIsChosen() {
+            DispatchAttempt attempt = dispatchedTo("east", "west");
+
+            assertThat(attempt.ownsCopy("a1", "east")).isTrue();
+            assertThat(attempt.ownsCopy("a0", "east")).as("another attempt's copy").isFalse();
+            assertThat(attempt.ownsCopy("a1", "north")).as("a cluster without a copy").isFalse();
+            attempt.admittedOn("west");
+            assertThat(attempt.ownsCopy("a1", "east")).as("a loser, once the winner is chosen").isFalse();
+            assertThat(attempt.ownsCopy("a1", "west")).isTrue();
+        }
+
+        @Test
         void aCreateStillInFlightNeedNotBeListed() {
             DispatchAttempt attempt = dispatchedTo("east");
 
@@ -236,7 +248,7 @@ class DispatchAttemptTest {
     @Nested
     class Commits {
         private final MutableClock clock = new MutableClock(T0);
-        private final CommitDecider decider = new CommitDecider(clock, Duration.ofSeconds(10));
+        private final CommitDecider decider = new CommitDecider(Duration.ofSeconds(10));
 
         @Test
         void theFirstReservationIsCommittedAndTheOthersWithdrawnOnlyOnceTheCommitIsConfirmed() {
@@ -246,18 +258,18 @@ class DispatchAttemptTest {
             attempt.reserved("north", at(4));
 
             assertThat(attempt.copies().reservedSince()).as("the first report counts").containsEntry("north", at(1));
-            String chosen = decider.decide(attempt.copies()).commit();
+            String chosen = decider.decide(attempt.copies(), clock.instant()).commit();
             assertThat(chosen).isEqualTo("north");
             assertThat(attempt.commitSent(chosen, at(5))).as("chosen now: recorded before the commit is sent").isTrue();
             assertThat(attempt.commitSent(chosen, at(15))).as("a resend chooses nothing new").isFalse();
             assertThat(attempt.copies().commitSentAt()).isEqualTo(at(15));
-            assertThat(decider.decide(attempt.copies()).withdraw()).as("nothing withdrawn before the confirmation").isEmpty();
+            assertThat(decider.decide(attempt.copies(), clock.instant()).withdraw()).as("nothing withdrawn before the confirmation").isEmpty();
 
             attempt.commitConfirmedBy("north");
 
             assertThat(attempt.winner()).isEqualTo("north");
             assertThat(attempt.commitConfirmed()).isTrue();
-            assertThat(decider.decide(attempt.copies()).withdraw()).containsExactly("east", "west");
+            assertThat(decider.decide(attempt.copies(), clock.instant()).withdraw()).containsExactly("east", "west");
             attempt.keepOnlyWinner();
             assertThat(attempt.clusters()).containsExactly("north");
             assertThat(attempt.copies().reservedSince()).containsOnlyKeys("north");
@@ -275,7 +287,7 @@ class DispatchAttemptTest {
             assertThat(attempt.committedTo()).isNull();
             assertThat(attempt.copies().commitSentAt()).isNull();
             assertThat(attempt.clusters()).containsExactly("west");
-            assertThat(decider.decide(attempt.copies()).commit()).isEqualTo("west");
+            assertThat(decider.decide(attempt.copies(), clock.instant()).commit()).isEqualTo("west");
             assertThat(attempt.commitSent("west", at(4))).isTrue();
         }
 
