@@ -142,10 +142,12 @@ final class ClusterFailover {
         }
     }
 
+    /** Evicts the workload, logged as before the decision moved out: a warning for a lost cluster, info for a drain. */
     private void evict(Evict evict) {
-        var line = Conditions.Reasons.CLUSTER_LOST.equals(evict.reason()) ? log.atWarn() : log.atInfo();
-        line.addKeyValue("workload", evict.key()).addKeyValue("cluster", evict.cluster()).addKeyValue("attempt", evict.attempt().id())
-                .addKeyValue("attemptNumber", evict.attempt().number()).addKeyValue("reason", evict.reason()).log("evicting workload: " + evict.message());
+        boolean lost = Conditions.Reasons.CLUSTER_LOST.equals(evict.reason());
+        (lost ? log.atWarn() : log.atInfo()).addKeyValue("workload", evict.key()).addKeyValue("cluster", evict.cluster())
+                .addKeyValue("attempt", evict.attempt().id()).addKeyValue("attemptNumber", evict.attempt().number())
+                .log(lost ? "evicting workload from lost cluster: " + evict.message() : evict.message());
         state.controller.evict(evict.key(), evict.reason(), evict.message());
     }
 
