@@ -126,7 +126,7 @@ final class OldAttemptFences {
     private static void lifted(Lifted lifted, ClusterActionEvents events) {
         OldAttemptFence fence = lifted.fence();
         RedispatchGate.Verdict verdict = lifted.verdict();
-        boolean gaveUp = RedispatchGate.WAIT_EXCEEDED.equals(verdict.reason());
+        boolean gaveUp = lifted.gaveUp();
         (gaveUp ? log.atWarn() : log.atInfo()).addKeyValue("workload", lifted.key()).addKeyValue("cluster", fence.cluster())
                 .addKeyValue("attempt", fence.attemptId()).addKeyValue("reason", verdict.reason()).log("redispatch allowed: " + verdict.message());
         String message = "workload " + lifted.key() + ": " + verdict.message();

@@ -19,8 +19,13 @@ public sealed interface FenceCommand {
      */
     record DeleteAndList(WorkloadKey key, String cluster, String attemptId) implements FenceCommand {}
 
-    /** The gate let the fence go: log it and record the cluster's event (a Warning when the bounded wait ran out). */
-    record Lifted(WorkloadKey key, OldAttemptFence fence, RedispatchGate.Verdict verdict) implements FenceCommand {}
+    /** The gate let the fence go: log it and record the cluster's event, a Warning when it {@link #gaveUp}. */
+    record Lifted(WorkloadKey key, OldAttemptFence fence, RedispatchGate.Verdict verdict) implements FenceCommand {
+        /** The bounded wait ran out before the old pods were seen stopped: the workload goes anyway. */
+        public boolean gaveUp() {
+            return RedispatchGate.WAIT_EXCEEDED.equals(verdict.reason());
+        }
+    }
 
     /** An unconfirmed create can no longer start a copy ({@link SupersededCreate}): its hold became one on the attempt's pods. */
     record CreateSuperseded(WorkloadKey key, String cluster, String attemptId, long agentEpoch, String why) implements FenceCommand {}

@@ -79,8 +79,10 @@ class FenceDecisionTest {
         List<FenceCommand> commands = advance(T0.plusSeconds(3));
 
         assertThat(commands).hasSize(3);
-        assertThat(commands.get(0)).isInstanceOfSatisfying(Lifted.class,
-                lifted -> assertThat(lifted.verdict().reason()).isEqualTo(RedispatchGate.PODS_STOPPED));
+        assertThat(commands.get(0)).isInstanceOfSatisfying(Lifted.class, lifted -> {
+            assertThat(lifted.verdict().reason()).isEqualTo(RedispatchGate.PODS_STOPPED);
+            assertThat(lifted.gaveUp()).isFalse();
+        });
         assertThat(commands.subList(1, 3)).containsExactly(new PersistHolds(KEY, List.of()), new Released(KEY));
         assertThat(decision.hold(KEY)).isNull();
         assertThat(advance(T0.plusSeconds(4))).isEmpty();
@@ -102,8 +104,10 @@ class FenceDecisionTest {
         decision.listed(KEY, "east", "a1", 2);
 
         assertThat(advance(T0.plusMillis(9_999))).doesNotHaveAnyElementsOfTypes(Lifted.class);
-        assertThat(advance(T0.plusSeconds(10))).first().isInstanceOfSatisfying(Lifted.class,
-                lifted -> assertThat(lifted.verdict().reason()).isEqualTo(RedispatchGate.WAIT_EXCEEDED));
+        assertThat(advance(T0.plusSeconds(10))).first().isInstanceOfSatisfying(Lifted.class, lifted -> {
+            assertThat(lifted.verdict().reason()).isEqualTo(RedispatchGate.WAIT_EXCEEDED);
+            assertThat(lifted.gaveUp()).as("recorded as a Warning").isTrue();
+        });
         assertThat(decision.hold(KEY)).isNull();
     }
 
