@@ -66,6 +66,7 @@ final class ClusterFailover {
                 (key, held) -> DispatchHolds.write(state, key, held));
     }
 
+    /** The cluster's health was assessed (every poll): its condition, and a Warning the first time it is lost. */
     void healthChanged(String cluster, HealthAssessment health, Instant lostSince) {
         decision.healthChanged(cluster, health, lostSince).forEach(command -> run(command, clock.instant(), null));
     }
@@ -81,18 +82,22 @@ final class ClusterFailover {
         Instant now = clock.instant();
         List<String> draining = clusters.snapshots().stream().filter(ClusterHealthSnapshot::draining).map(ClusterHealthSnapshot::name).toList();
         Set<WorkloadKey> fenceChanged = new HashSet<>();
-        decision.poll(dispatcher.attempts(), new FailoverDecision.Clusters() {
-            @Override
-            public HealthAssessment health(String cluster) {
-                return clusters.health(cluster);
-            }
-
-            @Override
-            public Instant lostSince(String cluster) {
-                return clusters.lostSince(cluster);
-            }
-        }, draining, now, command -> run(command, now, fenceChanged));
+        decision.poll(dispatcher.attempts(), new HealthOf(clusters), draining, now, command -> run(command, now, fenceChanged));
+        // after the whole tick (the rescheduling included), the workloads whose fences changed are placed again
         if (!fenceChanged.isEmpty()) dispatcher.reconcile();
+    }
+
+    /** What the decision reads of the worker clusters: their health and since when they are lost. */
+    private record HealthOf(WorkerClusters clusters) implements FailoverDecision.Clusters {
+        @Override
+        public HealthAssessment health(String cluster) {
+            return clusters.health(cluster);
+        }
+
+        @Override
+        public Instant lostSince(String cluster) {
+            return clusters.lostSince(cluster);
+        }
     }
 
     /** The operator changed a cluster's marks (annotations berth.dev/cordon, berth.dev/drain). */
