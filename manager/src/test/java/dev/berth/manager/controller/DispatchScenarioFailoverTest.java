@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * fenced old attempts, returning clusters and the operator's drain, over the manager's real dispatch logic; and
  * "Cluster health": a cluster whose circuit breaker is open gets no copy (checked against PlacementPolicy without its
  * BreakerOpen rejection: the single-cluster row fails, health alone says only "Unreachable").
- * Checked against a reverted fix (2026-12-02): without drill 1's pod fence (ClusterFailover.evict's fenceOldPods)
- * the dead-agent row fails.
+ * Checked against a reverted fix (2026-12-02): without drill 1's pod fence (then ClusterFailover.evict's fenceOldPods) the
+ * dead-agent row fails; again on 2026-12-03 with FailoverDecision emitting no FenceOldPods.
  */
 class DispatchScenarioFailoverTest {
 
