@@ -85,7 +85,7 @@ final class AttemptListings {
             DispatchAttempt attempt = decision.finished(cluster, copy, dispatcher.attempts());
             if (attempt == null) continue;
             mirror.mirror(copy.key(), cluster, attempt, remote.getStatus());
-            if (!dispatcher.attempts().containsKey(copy.key())) {
+            if (!dispatcher.attempts().has(copy.key())) {
                 handled.add(copy.attemptId());
                 count++;
                 afterEach.run();
@@ -156,7 +156,7 @@ final class AttemptListings {
         long changesBefore = workloadChanges;
         mirror.mirror(key, cluster, attempt, remote.getStatus());
         // a workload status written meanwhile (by this mirror or not) is looked at again by the next listing
-        if (changesBefore == workloadChanges && dispatcher.attempts().get(key) == attempt) reports.mirrored(cluster, key, seen(remote, attempt));
+        if (changesBefore == workloadChanges && dispatcher.attempts().isCurrent(key, attempt)) reports.mirrored(cluster, key, seen(remote, attempt));
     }
 
     private static MirroredReports.Seen seen(RemoteWorkload remote, DispatchAttempt attempt) {

@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.CurrentAttempts;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStrategy;
@@ -45,18 +46,20 @@ final class AttemptWidening {
     }
 
     void widen(WorkerClusters clusters) {
-        Map<WorkloadKey, DispatchAttempt> attempts = dispatcher.attempts();
-        new HashMap<>(attempts).forEach((key, attempt) -> { // a copy: a withdrawal may retire the attempt
+        CurrentAttempts attempts = dispatcher.attempts();
+        for (Map.Entry<WorkloadKey, DispatchAttempt> current : attempts.entries()) { // a copy: a withdrawal may retire the attempt
+            WorkloadKey key = current.getKey();
+            DispatchAttempt attempt = current.getValue();
             RemoteWorkload template = templates.get(attempt.id());
-            if (template == null || attempt.winner() != null || attempt.committedTo() != null || attempt.withdrawing()) return;
+            if (template == null || attempt.winner() != null || attempt.committedTo() != null || attempt.withdrawing()) continue;
             List<ClusterView> views = attempt.configClusters().stream().map(clusters::view).toList();
             List<String> nominated = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name())
                     .map(RemoteWorkloads::nominatedClusters).orElse(List.of());
             if (attempt.strategy() == DispatchStrategy.EXTERNAL) commits.withdrawUnnominated(key, attempt, nominated);
-            if (attempts.get(key) != attempt) return;
+            if (!attempts.isCurrent(key, attempt)) continue;
             PlacementDecision decision = policy.place(attempt.request(), views, attempt.strategy(), attempt.firstDispatch(), nominated);
             List<String> added = decision.clusters().stream().filter(c -> !attempt.clusters().contains(c)).toList();
             if (!added.isEmpty()) creates.send(key, attempt, template, added);
-        });
+        }
     }
 }

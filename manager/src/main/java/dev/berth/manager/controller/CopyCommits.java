@@ -92,7 +92,7 @@ final class CopyCommits {
      * (or a cluster no longer committed to) changes nothing.
      */
     private void answered(WorkloadKey key, String cluster, DispatchAttempt attempt, Throwable failure) {
-        boolean current = dispatcher.attempts().get(key) == attempt;
+        boolean current = dispatcher.attempts().isCurrent(key, attempt);
         if (!decision.awaited(attempt, current, cluster)) return;
         Answer answer = failure == null ? Answer.CONFIRMED : ClusterCalls.isAnswer(failure) ? Answer.REFUSED : Answer.UNANSWERED;
         switch (answer) {

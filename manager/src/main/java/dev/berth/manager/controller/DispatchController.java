@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
+import dev.berth.manager.dispatch.CurrentAttempts;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.manager.core.WorkloadStatus;
@@ -24,9 +25,7 @@ import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +51,8 @@ final class DispatchController implements ClusterEvents, DispatchPort {
     private final PlacementPolicy policy;
     private final WaitingReplacement replacement;
     private final long epoch;
-    private final Map<WorkloadKey, DispatchAttempt> attempts = new HashMap<>();
+    /** Each workload's current attempt, and the retired attempt ids (never adopted again when a lost cluster comes back). */
+    private final CurrentAttempts attempts = new CurrentAttempts();
     /** Workloads to reconcile: named by an event, due for a retry after a failure, or all of them at a resync. */
     private final WorkQueue<WorkloadKey> queue;
     private final Set<WorkloadKey> waiting = new LinkedHashSet<>();
@@ -60,8 +60,6 @@ final class DispatchController implements ClusterEvents, DispatchPort {
     /** The last placement decision per workload, for explanations. */
     private final Map<WorkloadKey, PlacementDecision> lastPlacement = new HashMap<>();
     private final MultiKueueStatus clusterStatus;
-    /** Attempt ids evicted or abandoned: never adopted again when a lost cluster comes back. */
-    private final Set<String> retired = new HashSet<>();
     final ClusterFailover failover;
     /** Deletes copies that must not run, holding the workload for those whose create was never confirmed. */
     final CopyWithdrawals copies;
@@ -120,8 +118,8 @@ final class DispatchController implements ClusterEvents, DispatchPort {
         this.provisioning = new ProvisioningChecks(state, clock, checks);
     }
 
-    /** The current attempts, for failover; read on the state thread only. */
-    Map<WorkloadKey, DispatchAttempt> attempts() {
+    /** The current attempts; the state thread only. */
+    CurrentAttempts attempts() {
         return attempts;
     }
 
@@ -152,7 +150,7 @@ final class DispatchController implements ClusterEvents, DispatchPort {
     /** An evicted workload keeps its quota while its attempt is current: its copy may run on a worker. */
     @Override
     public boolean hasRunningCopy(WorkloadKey key) {
-        return attempts.containsKey(key);
+        return attempts.has(key);
     }
 
     /** The controller wrote a workload's status. */
@@ -171,10 +169,10 @@ final class DispatchController implements ClusterEvents, DispatchPort {
     @Override
     public boolean roundsStart() {
         if (!started) return false;
-        for (WorkloadKey key : new ArrayList<>(attempts.keySet())) {
+        for (WorkloadKey key : attempts.workloads()) {
             if (state.controller.statusOf(key) == null) queue.add(key);
         }
-        if (queue.resyncDue()) queue.addAll(stored.holdingQuota(attempts.keySet()));
+        if (queue.resyncDue()) queue.addAll(stored.holdingQuota(attempts.workloads()));
         queue.addAll(unserved.due());
         unserved.clustersChanged(clusters::view); // a config may have gained a cluster without a capacity event
         return true;
@@ -274,7 +272,7 @@ final class DispatchController implements ClusterEvents, DispatchPort {
         // write-ahead: recorded before any create is sent, so a new leader knows every attempt a worker may hold
         DispatchStatusWriter.update(state, key, parts -> parts.withDispatch(DispatchStatus.dispatched(decision.clusters().get(0), attempt.id()), null)
                 .withOutcome(attempt.id(), where, attempt.number(), DispatchStatus.DISPATCHED, null, clock.instant()));
-        attempts.put(key, attempt);
+        attempts.begin(key, attempt);
         creates.send(key, attempt, remote, decision.clusters());
         roundViews.placed(request, attempt.clusters());
         listener.dispatched(status.admission().clusterQueue(), decision.clusters());
@@ -289,7 +287,7 @@ final class DispatchController implements ClusterEvents, DispatchPort {
     }
 
     private ClusterView inFlightView(String cluster) {
-        return RoundViews.withoutInFlight(clusters.view(cluster), attempts.values(), stops.copies.demandOn(cluster));
+        return RoundViews.withoutInFlight(clusters.view(cluster), attempts.all(), stops.copies.demandOn(cluster));
     }
 
     private void pending(WorkloadKey key, AdmissionCheckState check, String message) {
@@ -313,13 +311,12 @@ final class DispatchController implements ClusterEvents, DispatchPort {
 
     /** The attempt is no longer current: never adopted again, should a lost cluster come back with it. */
     void retire(WorkloadKey key, DispatchAttempt attempt) {
-        attempts.remove(key);
-        retired.add(attempt.id());
+        attempts.retire(key, attempt);
         widening.retired(attempt);
     }
 
     boolean retired(String attemptId) {
-        return retired.contains(attemptId);
+        return attempts.retired(attemptId);
     }
 
     /** The attempt's last copy was dropped without running: it is retired, status.dispatch cleared, and the workload placed again. */

@@ -51,7 +51,7 @@ final class RemoteCreates {
     }
 
     private void answered(WorkloadKey key, DispatchAttempt attempt, String cluster, Outcome outcome, Throwable cause) {
-        boolean current = dispatcher.attempts().get(key) == attempt;
+        boolean current = dispatcher.attempts().isCurrent(key, attempt);
         if (current && outcome != Outcome.CREATED) {
             log.atWarn().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attempt.id())
                     .log("dispatch failed: " + cause.getMessage());

@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.CurrentAttempts;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.DispatchStatus;
 import dev.berth.manager.model.WorkloadKey;
@@ -43,7 +44,7 @@ final class StoredAttempts {
      * workload is left out: it holds no quota and is never placed again, so it gets no attempt to renew or delete;
      * a copy of it still listed on a cluster is deleted there as stale ({@link AttemptListings}), as before.
      */
-    List<WorkloadKey> recover(List<StoredObject> workloads, Map<WorkloadKey, DispatchAttempt> attempts, OldAttemptFences fences) {
+    List<WorkloadKey> recover(List<StoredObject> workloads, CurrentAttempts attempts, OldAttemptFences fences) {
         List<WorkloadKey> all = new ArrayList<>();
         int finished = 0;
         for (StoredObject stored : workloads) {
@@ -60,7 +61,7 @@ final class StoredAttempts {
             String cluster = Objects.requireNonNullElse(dispatch.cluster(), "");
             DispatchAttempt attempt = DispatchAttempt.recovered(dispatch.attemptId(), cluster, dispatch.reported(),
                     Math.max(1, DispatchHistory.count(stored.object())), WorkloadLease.of(stored.object(), state, defaultLease), clock.instant());
-            attempts.put(key, attempt);
+            attempts.begin(key, attempt);
         }
         log.atInfo().addKeyValue("workloads", all.size()).addKeyValue("attempts", attempts.size()).addKeyValue("finishedLeftOut", finished)
                 .log("dispatch state recovered from the stored workloads");

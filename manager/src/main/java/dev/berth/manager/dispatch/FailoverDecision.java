@@ -89,10 +89,10 @@ public final class FailoverDecision {
      *
      * @param attempts the live map of current attempts (the edge's abandon removes from it)
      */
-    public void poll(Map<WorkloadKey, DispatchAttempt> attempts, Clusters clusters, List<String> draining, Instant now,
+    public void poll(CurrentAttempts attempts, Clusters clusters, List<String> draining, Instant now,
             Consumer<FailoverCommand> out) {
         boolean evicted = false;
-        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(attempts.entrySet())) {
+        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : attempts.entries()) {
             String lostCluster = lostEverywhere(entry.getValue(), clusters, now);
             if (lostCluster == null) continue;
             evict(entry.getKey(), entry.getValue(), lostCluster, clusters, now, out);
@@ -134,7 +134,7 @@ public final class FailoverDecision {
      * the marks lifted are recorded as an uncordon. The Cordoned condition follows, and an uncordoned cluster has the
      * waiting workloads placed again.
      */
-    public void marksChanged(String cluster, Marks before, Marks after, Map<WorkloadKey, DispatchAttempt> attempts, Instant now,
+    public void marksChanged(String cluster, Marks before, Marks after, CurrentAttempts attempts, Instant now,
             Consumer<FailoverCommand> out) {
         if (after.draining() && !before.draining()) {
             out.accept(new RecordMark(cluster, Conditions.Reasons.DRAINING,
@@ -156,8 +156,8 @@ public final class FailoverDecision {
      * back), so the agent stops it and reports it Stopped ({@link #drained}). A copy of an attempt that also has copies
      * elsewhere and no winner yet is dropped from it and deleted.
      */
-    private static void drain(String cluster, Map<WorkloadKey, DispatchAttempt> attempts, Instant now, Consumer<FailoverCommand> out) {
-        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : new ArrayList<>(attempts.entrySet())) {
+    private static void drain(String cluster, CurrentAttempts attempts, Instant now, Consumer<FailoverCommand> out) {
+        for (Map.Entry<WorkloadKey, DispatchAttempt> entry : attempts.entries()) {
             WorkloadKey key = entry.getKey();
             DispatchAttempt attempt = entry.getValue();
             if (!attempt.clusters().contains(cluster) || attempt.draining()) continue;

@@ -40,7 +40,7 @@ public final class LeaseRenewalDecision {
     }
 
     /** The renewals due now on the clusters {@code where} picks per attempt, all stamped {@code stamp}; each marked in flight. */
-    public List<Renewal> due(Map<WorkloadKey, DispatchAttempt> attempts, Function<DispatchAttempt, Collection<String>> where, Instant stamp) {
+    public List<Renewal> due(CurrentAttempts attempts, Function<DispatchAttempt, Collection<String>> where, Instant stamp) {
         List<Renewal> renewals = new ArrayList<>();
         attempts.forEach((key, attempt) -> {
             for (String cluster : List.copyOf(where.apply(attempt))) {

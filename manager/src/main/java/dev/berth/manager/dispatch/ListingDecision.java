@@ -63,14 +63,14 @@ public final class ListingDecision {
     }
 
     /** Decides the listing, collecting the commands (for tests, and edges that run them afterwards). */
-    public List<ListingCommand> decide(Listing listing, Map<WorkloadKey, DispatchAttempt> attempts, ListingFacts facts, Instant now) {
+    public List<ListingCommand> decide(Listing listing, CurrentAttempts attempts, ListingFacts facts, Instant now) {
         List<ListingCommand> commands = new ArrayList<>();
         listed(listing, attempts, facts, now, commands::add);
         return commands;
     }
 
     /** Decides the listing; {@code attempts} is the live map of current attempts (an adopted attempt is put there). */
-    public void listed(Listing listing, Map<WorkloadKey, DispatchAttempt> attempts, ListingFacts facts, Instant now,
+    public void listed(Listing listing, CurrentAttempts attempts, ListingFacts facts, Instant now,
             Consumer<ListingCommand> out) {
         String cluster = listing.cluster();
         Set<WorkloadKey> seen = new HashSet<>();
@@ -98,7 +98,7 @@ public final class ListingDecision {
      * its copies and the winner if one was chosen; not being withdrawn), so an old attempt's report never finishes a newer
      * one. Returns the copy's attempt, its report recorded, when its report is to be mirrored; else null.
      */
-    public DispatchAttempt finished(String cluster, ListedCopy copy, Map<WorkloadKey, DispatchAttempt> attempts) {
+    public DispatchAttempt finished(String cluster, ListedCopy copy, CurrentAttempts attempts) {
         String phase = copy.report() == null ? null : copy.report().phase();
         if (!RemoteWorkloadPhase.SUCCEEDED.equals(phase) && !RemoteWorkloadPhase.FAILED.equals(phase)) return null;
         DispatchAttempt attempt = attempts.get(copy.key());
@@ -116,9 +116,9 @@ public final class ListingDecision {
      * attempt, and a workload left with no copy is dispatched again under a new attempt id, once the dropped copy's
      * lease has run out: a create still in flight (a slow network, a dead leader's last request) may yet arrive.
      */
-    private void missing(String cluster, Set<WorkloadKey> listed, Instant listingStartedAt, Map<WorkloadKey, DispatchAttempt> attempts,
+    private void missing(String cluster, Set<WorkloadKey> listed, Instant listingStartedAt, CurrentAttempts attempts,
             ListingFacts facts, Instant now, Consumer<ListingCommand> out) {
-        for (Map.Entry<WorkloadKey, DispatchAttempt> current : new ArrayList<>(attempts.entrySet())) {
+        for (Map.Entry<WorkloadKey, DispatchAttempt> current : attempts.entries()) {
             WorkloadKey key = current.getKey();
             DispatchAttempt attempt = current.getValue();
             if (!attempt.clusters().contains(cluster) || attempt.draining() || attempt.withdrawing()) continue;
@@ -136,7 +136,7 @@ public final class ListingDecision {
 
     /** What the listing shows of the copies being withdrawn for not starting in time (their own attempt's status only). */
     private static ListedWithdrawals withdrawals(String cluster, List<ListedCopy> listed, Set<WorkloadKey> listedWorkloads,
-            Map<WorkloadKey, DispatchAttempt> attempts) {
+            CurrentAttempts attempts) {
         Set<WorkloadKey> seen = new HashSet<>(listedWorkloads);
         Map<WorkloadKey, ListedCopy> reports = new HashMap<>();
         for (ListedCopy copy : listed) {
@@ -149,7 +149,7 @@ public final class ListingDecision {
     }
 
     /** One listed copy: adopted, committed, deleted as stale, or recorded; then restamped and mirrored. */
-    private void copy(String cluster, ListedCopy copy, Map<WorkloadKey, DispatchAttempt> attempts, ListingFacts facts, Instant now,
+    private void copy(String cluster, ListedCopy copy, CurrentAttempts attempts, ListingFacts facts, Instant now,
             Consumer<ListingCommand> out) {
         WorkloadKey key = copy.key();
         String id = copy.attemptId();
@@ -172,12 +172,12 @@ public final class ListingDecision {
     }
 
     /** After a restart without a durable record: the attempt of a workload that still holds quota is kept. */
-    private static DispatchAttempt adopt(String cluster, ListedCopy copy, Map<WorkloadKey, DispatchAttempt> attempts, ListingFacts facts,
+    private static DispatchAttempt adopt(String cluster, ListedCopy copy, CurrentAttempts attempts, ListingFacts facts,
             Instant now, Consumer<ListingCommand> out) {
         // an uncommitted reservation never started: withdrawing it (deleted as stale) is always safe, committing it may not be
         if (facts.retired(copy.attemptId()) || copy.awaitsCommit() || !facts.mayAdopt(copy.key())) return null;
         DispatchAttempt attempt = DispatchAttempt.adopted(copy.attemptId(), cluster, Duration.ofSeconds(Math.max(0, copy.leaseSeconds())), now);
-        attempts.put(copy.key(), attempt);
+        attempts.begin(copy.key(), attempt);
         out.accept(new Adopted(copy.key(), cluster, attempt));
         return attempt;
     }

@@ -107,7 +107,7 @@ public final class StartTimeoutDecision {
      * The poll: begins the withdrawals due now among the current {@code attempts}, confirms the copies whose lease
      * has run out, sends again the expiries that failed, and finishes the withdrawals whose copies are all confirmed.
      */
-    public List<Command> poll(Map<WorkloadKey, DispatchAttempt> attempts, Instant now) {
+    public List<Command> poll(CurrentAttempts attempts, Instant now) {
         List<Command> commands = new ArrayList<>();
         if (!policy.options().enabled()) return commands;
         attempts.forEach((key, attempt) -> {
@@ -136,7 +136,7 @@ public final class StartTimeoutDecision {
      * each withdrawal with a copy there; finishes those whose copies are all confirmed.
      */
     public List<Command> listed(String cluster, Set<WorkloadKey> seen, Map<WorkloadKey, CopyReport> reports,
-            Map<WorkloadKey, DispatchAttempt> attempts, Instant now) {
+            CurrentAttempts attempts, Instant now) {
         List<Command> commands = new ArrayList<>();
         dropStale(attempts);
         for (Map.Entry<WorkloadKey, Withdrawal> entry : new ArrayList<>(underWay.entrySet())) {
@@ -185,7 +185,7 @@ public final class StartTimeoutDecision {
     }
 
     /** A withdrawal whose attempt is no longer current (the workload finished, was deleted or evicted) has nothing left to do. */
-    private void dropStale(Map<WorkloadKey, DispatchAttempt> attempts) {
+    private void dropStale(CurrentAttempts attempts) {
         underWay.entrySet().removeIf(e -> attempts.get(e.getKey()) != e.getValue().attempt);
     }
 

@@ -43,13 +43,13 @@ class FailoverDecisionTest {
 
     private final FailoverDecision decision = new FailoverDecision(
             new FailoverOptions(Duration.ofSeconds(10), Duration.ofSeconds(1), HealthOptions.DEFAULTS));
-    private final Map<WorkloadKey, DispatchAttempt> attempts = new LinkedHashMap<>();
+    private final CurrentAttempts attempts = new CurrentAttempts();
     private final FakeClusters clusters = new FakeClusters();
 
     private DispatchAttempt sentTo(WorkloadKey key, String... on) {
         DispatchAttempt attempt = DispatchAttempt.dispatched("a-" + key.name(), 1, LEASE, new PlacementRequest(key, 0, List.of()), T0);
         for (String cluster : on) attempt.createSent(cluster, T0);
-        attempts.put(key, attempt);
+        attempts.begin(key, attempt);
         return attempt;
     }
 

@@ -23,12 +23,12 @@ class LeaseRenewalDecisionTest {
     private final Set<String> unreachable = new HashSet<>();
     private final LeaseRenewalDecision decision = new LeaseRenewalDecision((cluster, attempt) -> !lost.contains(cluster),
             cluster -> !unreachable.contains(cluster));
-    private final Map<WorkloadKey, DispatchAttempt> attempts = new LinkedHashMap<>();
+    private final CurrentAttempts attempts = new CurrentAttempts();
 
     private DispatchAttempt sentTo(String... clusters) {
         DispatchAttempt attempt = DispatchAttempt.dispatched("a1", 1, Duration.ofSeconds(60), new PlacementRequest(KEY, 0, List.of()), T0);
         for (String cluster : clusters) attempt.createSent(cluster, T0);
-        attempts.put(KEY, attempt);
+        attempts.begin(KEY, attempt);
         return attempt;
     }
 

@@ -43,7 +43,7 @@ class ListingDecisionTest {
 
     /** The manager's side of a row: its attempts, what admission says, and the decision. */
     static final class World implements ListingFacts {
-        final Map<WorkloadKey, DispatchAttempt> attempts = new LinkedHashMap<>();
+        final CurrentAttempts attempts = new CurrentAttempts();
         final Set<String> retired = new HashSet<>();
         final Set<WorkloadKey> holdingQuota = new HashSet<>();
         final Set<WorkloadKey> admittedRemotely = new HashSet<>();
@@ -71,7 +71,7 @@ class ListingDecisionTest {
                 attempt.createSent(cluster, T0);
                 attempt.createAnswered(cluster, at(1));
             }
-            attempts.put(TRAIN, attempt);
+            attempts.begin(TRAIN, attempt);
             return attempt;
         }
 

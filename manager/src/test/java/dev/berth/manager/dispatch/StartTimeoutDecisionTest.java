@@ -40,7 +40,7 @@ class StartTimeoutDecisionTest {
     private static final String WHY = "withdrawn: not started within the start timeout";
 
     private final StartTimeoutDecision decision = new StartTimeoutDecision(new StartTimeoutOptions(START_TIMEOUT, AVOID_FOR), MARGIN);
-    private final Map<WorkloadKey, DispatchAttempt> attempts = new HashMap<>();
+    private final CurrentAttempts attempts = new CurrentAttempts();
 
     /** The current attempt, its copies created at T0 and each last reported Pending by its agent. */
     private DispatchAttempt pendingOn(String... clusters) {
@@ -49,7 +49,7 @@ class StartTimeoutDecisionTest {
             attempt.createSent(cluster, T0);
             attempt.listed(cluster, new CopyReport(cluster, "Pending", "NoCapacity"));
         }
-        attempts.put(KEY, attempt);
+        attempts.begin(KEY, attempt);
         return attempt;
     }
 
@@ -213,7 +213,7 @@ class StartTimeoutDecisionTest {
     void aWithdrawalWhoseAttemptIsNoLongerCurrentIsDropped() {
         pendingOn("east");
         decision.poll(attempts, DUE);
-        attempts.remove(KEY); // the workload finished, was evicted or deleted: its attempt retired
+        attempts.retire(KEY, attempts.get(KEY)); // the workload finished, was evicted or deleted: its attempt retired
 
         assertThat(listed("east", "Stopped", DUE.plusSeconds(1))).isEmpty();
         assertThat(decision.poll(attempts, LEASE_GONE)).isEmpty();
