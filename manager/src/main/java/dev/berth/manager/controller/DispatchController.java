@@ -5,6 +5,8 @@ import dev.berth.manager.clusters.ClusterEvents;
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.dispatch.CurrentAttempts;
+import dev.berth.manager.dispatch.WorkloadReconcile;
+import dev.berth.manager.objects.MultiKueueDecoder;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.protocol.crd.ProvisioningAsk;
 import dev.berth.manager.core.WorkloadStatus;
@@ -19,7 +21,6 @@ import dev.berth.manager.dispatch.WaitingReplacement;
 import dev.berth.manager.dispatch.WorkQueue;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.store.StoredObject;
-import dev.berth.protocol.Conditions;
 import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.crd.RemoteWorkload;
 import java.time.Clock;
@@ -201,45 +202,45 @@ final class DispatchController implements ClusterEvents, DispatchPort {
         }
     }
 
+    /** Runs {@link WorkloadReconcile}'s decision for the workload. */
     private void reconcile(WorkloadKey key) {
         WorkloadStatus status = state.controller.statusOf(key);
-        DispatchAttempt attempt = attempts.get(key);
-        if (EvictedCopyStops.awaitingStop(status)) {
-            waiting.remove(key);
-            stops.reconcile(key, attempt);
-            return;
-        }
-        boolean running = status != null && status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED)
-                && !status.isTrue(Conditions.EVICTED);
-        if (!running) {
-            waiting.remove(key);
-            if (status == null) { lastPlacement.remove(key); stops.copies.forget(key); withdrawals.forget(key); }
-            unserved.stopped(key, status == null);
-            if (attempt != null) abandon(key, attempt, status == null ? "workload deleted" : "workload no longer holds quota");
-            return;
-        }
         AdmissionCheckState check = checks.multiKueueCheck(status);
-        if (check == null || attempt != null || !CheckStates.PENDING.equals(check.state())) return;
-        place(key, status, check);
+        for (WorkloadReconcile.Command command : WorkloadReconcile.reconcile(EvictedCopyStops.standing(status), attempts.get(key), check == null ? null : check.state())) {
+            if (command instanceof WorkloadReconcile.StopWaiting) {
+                waiting.remove(key);
+            } else if (command instanceof WorkloadReconcile.StopCopies stop) {
+                stops.reconcile(key, stop.current());
+            } else if (command instanceof WorkloadReconcile.ForgetWorkload) {
+                lastPlacement.remove(key);
+                stops.copies.forget(key);
+                withdrawals.forget(key);
+            } else if (command instanceof WorkloadReconcile.QuotaGone gone) {
+                unserved.stopped(key, gone.deleted());
+            } else if (command instanceof WorkloadReconcile.Abandon abandoned) {
+                abandon(key, abandoned.attempt(), abandoned.why());
+            } else if (command instanceof WorkloadReconcile.Place) {
+                place(key, status, check);
+            }
+        }
     }
 
     private void place(WorkloadKey key, WorkloadStatus status, AdmissionCheckState check) {
-        String held = failover.fences.hold(key);
-        if (held != null) {
-            lastPlacement.remove(key);
-            pending(key, check, held);
-            return;
+        String fenceHold = failover.fences.hold(key);
+        ObjectNode workload = null;
+        String configName = null;
+        MultiKueueDecoder.ConfigInfo config = null;
+        String nothingToRun = null;
+        if (fenceHold == null) { // a held workload is not looked up
+            workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).orElse(null);
+            configName = checks.check(check.name()).orElseThrow().multiKueueConfig();
+            config = configName == null ? null : checks.config(configName).orElse(null);
+            if (workload != null && !RemoteWorkloads.hasSomethingToRun(state, workload)) nothingToRun = RemoteWorkloads.NOTHING_TO_RUN;
         }
-        ObjectNode workload = state.find(Resources.WORKLOADS.resource(), key.namespace(), key.name()).orElse(null);
-        String configName = checks.check(check.name()).orElseThrow().multiKueueConfig();
-        var config = configName == null ? null : checks.config(configName).orElse(null);
-        if (workload == null) return;
-        if (!RemoteWorkloads.hasSomethingToRun(state, workload)) {
-            pending(key, check, RemoteWorkloads.NOTHING_TO_RUN);
-            return;
-        }
-        if (config == null) {
-            pending(key, check, "MultiKueueConfig " + configName + " not found");
+        WorkloadReconcile.Blocked blocked = WorkloadReconcile.placementBlocked(fenceHold, workload != null, nothingToRun, configName, config != null);
+        if (blocked != null) {
+            if (blocked instanceof WorkloadReconcile.HeldByFence) lastPlacement.remove(key);
+            if (blocked.message() != null) pending(key, check, blocked.message());
             return;
         }
         Set<String> avoided = withdrawals.avoided(key);

@@ -3,6 +3,7 @@ package dev.berth.manager.controller;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.StoppingCopies;
+import dev.berth.manager.dispatch.WorkloadReconcile;
 import dev.berth.manager.model.WorkloadKey;
 import dev.berth.protocol.Conditions;
 import java.time.Clock;
@@ -38,6 +39,14 @@ final class EvictedCopyStops {
     static boolean awaitingStop(WorkloadStatus status) {
         return status != null && status.isTrue(Conditions.QUOTA_RESERVED) && status.isTrue(Conditions.EVICTED)
                 && !status.isTrue(Conditions.FINISHED);
+    }
+
+    /** Where admission says the workload stands, for {@link WorkloadReconcile}. */
+    static WorkloadReconcile.Standing standing(WorkloadStatus status) {
+        if (status == null) return WorkloadReconcile.Standing.DELETED;
+        if (awaitingStop(status)) return WorkloadReconcile.Standing.AWAITING_COPY_STOP;
+        boolean holding = status.isTrue(Conditions.QUOTA_RESERVED) && !status.isTrue(Conditions.FINISHED) && !status.isTrue(Conditions.EVICTED);
+        return holding ? WorkloadReconcile.Standing.HOLDING_QUOTA : WorkloadReconcile.Standing.NOT_HOLDING_QUOTA;
     }
 
     /** Asks the attempt's copies to stop (when there is one still current), and releases the quota once nothing holds it. */
