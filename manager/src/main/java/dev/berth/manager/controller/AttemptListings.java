@@ -4,6 +4,7 @@ import dev.berth.manager.core.AdmissionCheckState;
 import dev.berth.manager.core.WorkloadStatus;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.ListedCopy;
+import dev.berth.manager.dispatch.StartWithdrawalPolicy.CopyReport;
 import dev.berth.manager.dispatch.ListingCommand;
 import dev.berth.manager.dispatch.ListingCommand.Adopted;
 import dev.berth.manager.dispatch.ListingCommand.DeleteStale;
@@ -123,9 +124,9 @@ final class AttemptListings {
         } else if (command instanceof SupersedeFences supersede) {
             dispatcher.failover.fences.supersede(supersede.cluster(), supersede.poll());
         } else if (command instanceof ListedWithdrawals listed) {
-            Map<WorkloadKey, RemoteWorkloadStatus> statuses = new HashMap<>();
-            listed.reports().forEach((key, copy) -> statuses.put(key, remotes.get(copy).getStatus()));
-            dispatcher.withdrawals.listed(listed.cluster(), listed.seen(), statuses);
+            Map<WorkloadKey, CopyReport> reports = new HashMap<>();
+            listed.reports().forEach((key, copy) -> reports.put(key, copy.report()));
+            dispatcher.withdrawals.listed(listed.cluster(), listed.seen(), reports);
         } else if (command instanceof Adopted adopted) {
             log.atInfo().addKeyValue("workload", adopted.key()).addKeyValue("cluster", adopted.cluster())
                     .addKeyValue("attempt", adopted.attempt().id()).log("re-adopted remote attempt");

@@ -20,7 +20,6 @@ import dev.berth.protocol.Conditions.CheckStates;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
 import dev.berth.protocol.crd.RemoteWorkloadStatus.PodProblem;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -63,10 +62,11 @@ final class StartTimeoutWithdrawals {
         if (placeAgain) dispatcher.reconcile();
     }
 
-    /** A cluster's listing, for every withdrawal with a copy there: what it shows of each copy, or that it is gone. */
-    void listed(String cluster, Set<WorkloadKey> seen, Map<WorkloadKey, RemoteWorkloadStatus> statuses) {
-        Map<WorkloadKey, CopyReport> reports = new HashMap<>();
-        statuses.forEach((key, status) -> reports.put(key, copyReport(cluster, status)));
+    /**
+     * A cluster's listing, for every withdrawal with a copy there: what it shows of each copy (its report, built by
+     * {@link #copyReport} when the listing was read), or that it is gone.
+     */
+    void listed(String cluster, Set<WorkloadKey> seen, Map<WorkloadKey, CopyReport> reports) {
         decision.listed(cluster, seen, reports, dispatcher.attempts(), clock.instant()).forEach(this::run);
         // the caller (a listing) reconciles next, which places the workloads whose withdrawal finished
     }
