@@ -70,8 +70,7 @@ final class ApiBench implements AutoCloseable {
                 SchedulerOptions.DEFAULT_BATCH_WINDOW, Map.of()));
         QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
         SecurityOptions quickstart = credentials.options();
-        SecurityOptions security = new SecurityOptions(quickstart.tokenFile(), quickstart.oidc(), quickstart.tls(),
-                quickstart.tenantRate(), UNLIMITED, quickstart.auditLog(), quickstart.edge());
+        SecurityOptions security = quickstart.withAdminRate(UNLIMITED);
         BerthSystem system = BerthSystem.start(home.resolve("manager"), List.of(), FileObjectStore.open(data, Clock.systemUTC()),
                 settings.scheduler(), settings.dispatch(), "127.0.0.1", 0, manifests, security, settings.integrations());
         system.manager().objectCountLimits(ObjectCountLimits.parse("workloads.kueue.x-k8s.io=" + workloadsPerNamespace));

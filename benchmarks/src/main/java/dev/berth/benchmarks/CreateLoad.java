@@ -65,6 +65,15 @@ final class CreateLoad {
         return clients;
     }
 
+    /** One merge patch (RFC 7386) of the object at {@code path}; its HTTP status. */
+    int mergePatch(String path, String patch) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
+                .header("content-type", "application/merge-patch+json").header("accept", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(patch));
+        if (token != null) request.header("authorization", "Bearer " + token);
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
     /** Creates {@code count} Jobs in namespace team-a; bodies.apply(i) is the i-th Job's JSON. */
     Result run(String label, int count, IntFunction<String> bodies) throws InterruptedException {
         URI uri = URI.create(baseUrl + "/apis/batch/v1/namespaces/team-a/jobs");

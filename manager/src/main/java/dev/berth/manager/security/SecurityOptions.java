@@ -34,6 +34,11 @@ public record SecurityOptions(Optional<Path> tokenFile, Optional<OidcOptions> oi
         this(tokenFile, oidc, tls, tenantRate, adminRate, auditLog, EdgeLimits.DEFAULTS);
     }
 
+    /** The same, with admins limited to adminRate (the {@code --admin-rate-limit} flag). */
+    public SecurityOptions withAdminRate(RateLimit adminRate) {
+        return new SecurityOptions(tokenFile, oidc, tls, tenantRate, adminRate, auditLog, edge);
+    }
+
     public SecurityOptions withEdge(EdgeLimits limits) {
         return new SecurityOptions(tokenFile, oidc, tls, tenantRate, adminRate, auditLog, limits);
     }
