@@ -35,7 +35,8 @@ abstract class ObjectStoreContract {
 
     @AfterEach
     void closeStore() {
-        store.close();
+        // null when newStore() was skipped (no PostgreSQL outside CI): the skip must not turn into an error here
+        if (store != null) store.close();
     }
 
     static ObjectNode object(String json) {
