@@ -55,7 +55,7 @@ public final class NamespaceLifecycle implements CreationGate {
         if (stored.isEmpty()) {
             throw new ApiException(404, "NotFound", "namespaces \"" + namespace + "\" not found", namespace, "", "namespaces", List.of());
         }
-        if (terminating(stored.get().object())) {
+        if (terminating(stored.get().readOnlyObject())) {
             throw new ApiException(403, "Forbidden", type.qualifiedName() + " \"" + name + "\" is forbidden: unable to create new content in namespace "
                     + namespace + " because it is being terminated", name, type.group(), type.plural(),
                     List.of(new FieldCause("metadata.namespace", "namespace " + namespace + " is being terminated", "NamespaceTerminating")));

@@ -50,8 +50,9 @@ final class JobFollower implements StatusSink, OwnedJobs {
     public void workloadCreated(StoredObject job, String workloadName) {
         record(job, List.of(new WorkloadEvent(Events.NORMAL, Events.JobReasons.CREATED_WORKLOAD,
                 "Created Workload: " + job.key().namespace() + "/" + workloadName)));
-        if (isJob(job.object()) && job.object().path("spec").path("suspend").asBoolean(false)) {
-            writeStatus(job.key(), SuspendedJobStatus.suspended(job.object().path("status"), clock.instant()));
+        JsonNode object = job.readOnlyObject();
+        if (isJob(object) && object.path("spec").path("suspend").asBoolean(false)) {
+            writeStatus(job.key(), SuspendedJobStatus.suspended(object.path("status"), clock.instant()));
         }
     }
 
@@ -64,19 +65,19 @@ final class JobFollower implements StatusSink, OwnedJobs {
         if (owner.isEmpty()) return;
         Optional<StoredObject> job = store.get(owner.get());
         if (job.isEmpty()) return;
-        boolean suspended = JobSuspension.isSuspended(job.get().object());
+        boolean suspended = JobSuspension.isSuspended(job.get().readOnlyObject());
         JobTransitions.FollowUp followUp = JobTransitions.follow(key.toString(), previousStatus, status, suspended);
         if (followUp.suspend() != null) suspend(job.get(), followUp.suspend());
         record(job.get(), followUp.events());
     }
 
     private void suspend(StoredObject job, boolean suspend) {
-        ObjectNode object = job.object().deepCopy();
+        ObjectNode object = job.object();
         JobSuspension.suspend(object, suspend);
         try {
             StoredObject written = store.replace(job.key(), object, null);
-            if (!isJob(written.object())) return;
-            JsonNode status = written.object().path("status");
+            if (!isJob(written.readOnlyObject())) return;
+            JsonNode status = written.readOnlyObject().path("status");
             writeStatus(job.key(), suspend ? SuspendedJobStatus.suspended(status, clock.instant())
                     : SuspendedJobStatus.resumed(status, clock.instant()));
         } catch (NotFoundException deleted) {
@@ -86,7 +87,7 @@ final class JobFollower implements StatusSink, OwnedJobs {
 
     private void writeStatus(ObjectKey key, ObjectNode status) {
         try {
-            store.get(key).filter(stored -> !status.equals(stored.object().path("status")))
+            store.get(key).filter(stored -> !status.equals(stored.readOnlyObject().path("status")))
                     .ifPresent(stored -> store.replaceStatus(key, status, null));
         } catch (NotFoundException deleted) {
             // deleted meanwhile
@@ -95,7 +96,7 @@ final class JobFollower implements StatusSink, OwnedJobs {
 
     private void record(StoredObject job, List<WorkloadEvent> happened) {
         if (events == null) return;
-        JsonNode object = job.object();
+        JsonNode object = job.readOnlyObject();
         String kind = object.path("kind").asText(isJobResource(job.key()) ? Resources.JOBS.kind() : Resources.JOBSETS.kind());
         String apiVersion = object.path("apiVersion").asText("");
         EventRecorder.InvolvedObject involved = new EventRecorder.InvolvedObject(apiVersion, kind, job.key().namespace(),
@@ -110,8 +111,9 @@ final class JobFollower implements StatusSink, OwnedJobs {
         }
     }
 
+    /** The stored Workload's shared tree: only looked at, never changed. */
     private Optional<ObjectNode> workload(WorkloadKey key) {
-        return store.get(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name())).map(StoredObject::object);
+        return store.get(new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name())).map(StoredObject::readOnlyObject);
     }
 
     private static boolean isJob(JsonNode object) {

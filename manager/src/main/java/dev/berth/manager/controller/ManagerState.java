@@ -95,7 +95,13 @@ final class ManagerState {
         passes.inOneSync(work);
     }
 
+    /** A fresh copy of the stored object, the caller's to change. */
     Optional<ObjectNode> find(String resource, String namespace, String name) {
         return store.get(new ObjectKey(resource, namespace, name)).map(StoredObject::object);
+    }
+
+    /** The stored object's shared tree ({@link StoredObject#readOnlyObject}), for callers that only read a few fields. */
+    Optional<ObjectNode> look(String resource, String namespace, String name) {
+        return store.get(new ObjectKey(resource, namespace, name)).map(StoredObject::readOnlyObject);
     }
 }

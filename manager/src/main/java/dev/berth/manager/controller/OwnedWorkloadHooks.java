@@ -101,7 +101,8 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         try {
             StoredObject stored = state.store.create(key, workload);
             state.jobs.workloadCreated(object, name);
-            state.controller.submit(WorkloadDecoder.request(stored.object(), state.jobIntegration.resources()), WorkloadDecoder.active(stored.object()), WorkloadStatus.EMPTY);
+            ObjectNode written = stored.readOnlyObject();
+            state.controller.submit(WorkloadDecoder.request(written, state.jobIntegration.resources()), WorkloadDecoder.active(written), WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {
             // A replayed create: the workload is already queued.
@@ -112,14 +113,14 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     private boolean dispatchedByMultiKueue(ObjectNode job) {
         String namespace = job.path("metadata").path("namespace").asText();
         String queue = job.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText();
-        String clusterQueue = state.find(Resources.LOCAL_QUEUES.resource(), namespace, queue)
+        String clusterQueue = state.look(Resources.LOCAL_QUEUES.resource(), namespace, queue)
                 .map(lq -> lq.path("spec").path("clusterQueue").asText("")).orElse("");
         if (clusterQueue.isEmpty()) return false;
-        JsonNode checks = state.find(Resources.CLUSTER_QUEUES.resource(), "", clusterQueue)
+        JsonNode checks = state.look(Resources.CLUSTER_QUEUES.resource(), "", clusterQueue)
                 .map(cq -> cq.path("spec").path("admissionChecksStrategy").path("admissionChecks"))
                 .orElse(com.fasterxml.jackson.databind.node.MissingNode.getInstance());
         for (JsonNode check : checks) {
-            boolean multiKueue = state.find(Resources.ADMISSION_CHECKS.resource(), "", check.path("name").asText())
+            boolean multiKueue = state.look(Resources.ADMISSION_CHECKS.resource(), "", check.path("name").asText())
                     .map(ac -> KueueApi.MULTIKUEUE_CONTROLLER.equals(ac.path("spec").path("controllerName").asText())).orElse(false);
             if (multiKueue) return true;
         }

@@ -39,8 +39,8 @@ final class StoreStatusSink implements StatusSink {
         ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
         Optional<StoredObject> stored = store.get(objectKey);
         if (stored.isEmpty()) return;
-        ObjectNode object = stored.get().object();
-        if (object.path("spec").path("active").asBoolean(true) != active) {
+        if (stored.get().readOnlyObject().path("spec").path("active").asBoolean(true) != active) {
+            ObjectNode object = stored.get().object();
             object.with("spec").put("active", active);
             store.replace(objectKey, object, null);
         }
@@ -72,7 +72,7 @@ final class StoreStatusSink implements StatusSink {
         try {
             Optional<StoredObject> stored = store.get(key);
             if (stored.isEmpty()) return;
-            store.replaceStatus(key, ObservedGeneration.stamp(status, stored.get().object()), null);
+            store.replaceStatus(key, ObservedGeneration.stamp(status, stored.get().readOnlyObject()), null);
         } catch (NotFoundException deleted) {
             // the queue was deleted in the meantime
         }

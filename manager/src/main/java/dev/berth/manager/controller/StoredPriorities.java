@@ -16,20 +16,20 @@ final class StoredPriorities implements PriorityResolver {
 
     @Override
     public Integer workloadPriorityClass(String name) {
-        return state.find(Resources.WORKLOAD_PRIORITY_CLASSES.resource(), "", name)
+        return state.look(Resources.WORKLOAD_PRIORITY_CLASSES.resource(), "", name)
                 .map(o -> PriorityClassDecoder.decodeWorkloadPriorityClass(o).value()).orElse(null);
     }
 
     @Override
     public Integer priorityClass(String name) {
-        return state.find(Resources.PRIORITY_CLASSES.resource(), "", name)
+        return state.look(Resources.PRIORITY_CLASSES.resource(), "", name)
                 .map(o -> PriorityClassDecoder.decodePriorityClass(o).value()).orElse(null);
     }
 
     @Override
     public PriorityClassInfo defaultPriorityClass() {
         for (StoredObject stored : state.store.list(Resources.PRIORITY_CLASSES.resource(), null)) {
-            ObjectNode object = stored.object();
+            ObjectNode object = stored.readOnlyObject();
             PriorityClassInfo info = PriorityClassDecoder.decodePriorityClass(object);
             if (info.globalDefault()) return info;
         }
@@ -40,8 +40,8 @@ final class StoredPriorities implements PriorityResolver {
     java.util.Map<String, Integer> workloadPriorityClasses() {
         java.util.Map<String, Integer> classes = new java.util.TreeMap<>();
         for (StoredObject stored : state.store.list(Resources.WORKLOAD_PRIORITY_CLASSES.resource(), null)) {
-            var decoded = PriorityClassDecoder.decodeWorkloadPriorityClass(stored.object());
-            classes.put(stored.object().path("metadata").path("name").asText(), decoded.value());
+            ObjectNode object = stored.readOnlyObject();
+            classes.put(object.path("metadata").path("name").asText(), PriorityClassDecoder.decodeWorkloadPriorityClass(object).value());
         }
         return classes;
     }

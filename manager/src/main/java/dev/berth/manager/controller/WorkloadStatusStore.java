@@ -62,12 +62,13 @@ final class WorkloadStatusStore {
         }
     }
 
+    /** {@code compose} gets the stored Workload's shared tree: it builds the next status from it and never changes it. */
     private void write(WorkloadKey key, Function<ObjectNode, Optional<ObjectNode>> compose) {
         ObjectKey objectKey = new ObjectKey(Resources.WORKLOADS.resource(), key.namespace(), key.name());
         for (int tryNumber = 1; ; tryNumber++) {
             Optional<StoredObject> stored = store.get(objectKey);
             if (stored.isEmpty()) return;
-            Optional<ObjectNode> next = compose.apply(stored.get().object());
+            Optional<ObjectNode> next = compose.apply(stored.get().readOnlyObject());
             if (next.isEmpty()) return;
             try {
                 store.replaceStatus(objectKey, next.get(), Long.toString(stored.get().resourceVersion()));
