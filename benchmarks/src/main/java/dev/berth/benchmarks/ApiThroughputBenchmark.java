@@ -115,10 +115,18 @@ public final class ApiThroughputBenchmark {
         }
         List<CreateLoad.Result> bareResults = new ArrayList<>();
         List<CreateLoad.Result> berthResults = new ArrayList<>();
+        // the whole machine's busy CPU time per create during each side's round: the same background (Berth's idle
+        // workers and agents) runs under both, so the difference is what each API spends on a create, clients included
+        double[] bareCpuMillis = new double[rounds];
+        double[] berthCpuMillis = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             String prefix = "r" + round + "-";
+            CpuSampler bareCpu = new CpuSampler();
             bareResults.add(bare.run("bare", creates, i -> BenchJobJson.bare(prefix + i, "team-a", runtime)));
+            bareCpuMillis[round] = bareCpu.busySeconds() * 1000 / creates;
+            CpuSampler berthCpu = new CpuSampler();
             berthResults.add(berth.run("berth", creates, i -> BenchJobJson.queued(prefix + i, "team-a", "team-a-queue", runtime)));
+            berthCpuMillis[round] = berthCpu.busySeconds() * 1000 / creates;
             System.out.printf(Locale.ROOT, "round %d: bare %.1f/s, Berth %.1f/s (%.2fx); load %s%s%n", round + 1,
                     bareResults.get(round).perSecond(), berthResults.get(round).perSecond(),
                     berthResults.get(round).perSecond() / bareResults.get(round).perSecond(), CpuSampler.loadAverage(),
@@ -128,25 +136,25 @@ public final class ApiThroughputBenchmark {
         System.out.println();
         System.out.printf(Locale.ROOT, "Job creates, %d per round, %d clients, %d rounds (bare first in each), after %d warm-up creates each%n",
                 creates, berth.clients(), rounds, warmup);
-        System.out.println("| Round | Bare virtual cluster (" + bareName + ") | p50 | p99 | Berth quickstart manager | p50 | p99 | Berth / bare | non-201 |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| Round | Bare virtual cluster (" + bareName + ") | p50 | p99 | CPU per create | Berth quickstart manager | p50 | p99 | CPU per create | Berth / bare | non-201 |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         double[] ratios = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             CreateLoad.Result b = bareResults.get(round);
             CreateLoad.Result m = berthResults.get(round);
             ratios[round] = m.perSecond() / b.perSecond();
-            System.out.printf(Locale.ROOT, "| %d | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | %s / %s |%n", round + 1,
-                    b.perSecond(), b.latency().percentile(50), b.latency().percentile(99),
-                    m.perSecond(), m.latency().percentile(50), m.latency().percentile(99), ratios[round], b.failures(), m.failures());
+            System.out.printf(Locale.ROOT, "| %d | %.1f/s | %.0f ms | %.0f ms | %.2f ms | %.1f/s | %.0f ms | %.0f ms | %.2f ms | %.2fx | %s / %s |%n", round + 1,
+                    b.perSecond(), b.latency().percentile(50), b.latency().percentile(99), bareCpuMillis[round],
+                    m.perSecond(), m.latency().percentile(50), m.latency().percentile(99), berthCpuMillis[round], ratios[round], b.failures(), m.failures());
         }
         double bareMedian = median(bareResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
         double berthMedian = median(berthResults.stream().mapToDouble(CreateLoad.Result::perSecond).toArray());
         double ratioMedian = median(ratios);
-        System.out.printf(Locale.ROOT, "| median | %.1f/s | %.0f ms | %.0f ms | %.1f/s | %.0f ms | %.0f ms | %.2fx | |%n",
+        System.out.printf(Locale.ROOT, "| median | %.1f/s | %.0f ms | %.0f ms | %.2f ms | %.1f/s | %.0f ms | %.0f ms | %.2f ms | %.2fx | |%n",
                 bareMedian, median(bareResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
-                median(bareResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()),
+                median(bareResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()), median(bareCpuMillis),
                 berthMedian, median(berthResults.stream().mapToDouble(r -> r.latency().percentile(50)).toArray()),
-                median(berthResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()), ratioMedian);
+                median(berthResults.stream().mapToDouble(r -> r.latency().percentile(99)).toArray()), median(berthCpuMillis), ratioMedian);
         int refused = 0;
         for (int round = 0; round < rounds; round++) {
             refused += bareResults.get(round).refused() + berthResults.get(round).refused();

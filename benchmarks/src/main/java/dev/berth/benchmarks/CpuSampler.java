@@ -22,6 +22,12 @@ final class CpuSampler {
         return total <= 0 ? -1 : (double) (now[0] - busyStart) / total;
     }
 
+    /** CPU seconds all cores were busy since construction (/proc/stat counts in USER_HZ, 100 per second), or -1. */
+    double busySeconds() {
+        long[] now = read();
+        return now[1] == 0 ? -1 : (now[0] - busyStart) / 100.0;
+    }
+
     static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
