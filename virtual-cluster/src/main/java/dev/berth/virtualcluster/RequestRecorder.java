@@ -18,6 +18,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * has no RBAC; this log is what the system tests hold the shipped Roles and ClusterRoles against.
  * Distinct lines only, so the file stays small however long the cluster runs. It also answers kubectl's
  * discovery requests ({@link ClusterDiscovery}), which the CRUD mock alone cannot.
+ *
+ * <p>It also counts every request by user, verb and resource (not by object), and rewrites those counts every
+ * {@link #COUNTS_EVERY} to a file next to the log ({@code .counts}, tab-separated, most frequent first): what a
+ * dispatched job costs a worker's API, request by request, for the benchmarks.
  */
 final class RequestRecorder extends KubernetesCrudDispatcher {
     static final String UNKNOWN_USER = "unknown";
@@ -25,6 +29,8 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
     private final String clusterName;
     private final Path file;
     private final Set<ApiRequest> seen = ConcurrentHashMap.newKeySet();
+    static final java.time.Duration COUNTS_EVERY = java.time.Duration.ofSeconds(5);
+    private final java.util.Map<String, java.util.concurrent.atomic.LongAdder> counts = new ConcurrentHashMap<>();
 
     RequestRecorder(String clusterName, Path file) {
         this.clusterName = clusterName;
@@ -34,11 +40,19 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        java.util.concurrent.ScheduledExecutorService writer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "request-counts-" + clusterName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        writer.scheduleWithFixedDelay(this::writeCounts, COUNTS_EVERY.toMillis(), COUNTS_EVERY.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        record(ApiRequest.of(user(request.getHeader("Authorization")), request.getMethod(), request.getPath()));
+        ApiRequest apiRequest = ApiRequest.of(user(request.getHeader("Authorization")), request.getMethod(), request.getPath());
+        counts.computeIfAbsent(countKey(apiRequest, request.getPath()), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+        record(apiRequest);
         if ("GET".equals(request.getMethod()) && ClusterDiscovery.isDiscovery(request.getPath())) return discovery(request.getPath());
         MockResponse response = super.dispatch(request);
         // the CRUD mock sends JSON without saying so; kubectl then reads it as the protobuf it asked for first
@@ -70,6 +84,27 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
                 seen.remove(request);
                 throw new UncheckedIOException("cannot record an API request in " + file, e);
             }
+        }
+    }
+
+    private static String countKey(ApiRequest request, String path) {
+        String verb = path.contains("watch=true") || path.contains("watch=1") ? "watch" : request.verb();
+        return request.user() + "\t" + verb + "\t" + (request.isResourceRequest()
+                ? request.apiGroup() + "/" + request.resource() + (request.subresource().isEmpty() ? "" : "/" + request.subresource())
+                : request.nonResourcePath());
+    }
+
+    /** Rewrites the counts file whole (a temporary file moved over it), most frequent first. */
+    private void writeCounts() {
+        StringBuilder text = new StringBuilder("count\tuser\tverb\tresource\n");
+        counts.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
+                .forEach(entry -> text.append(entry.getValue().sum()).append('\t').append(entry.getKey()).append('\n'));
+        Path target = file.resolveSibling(file.getFileName() + ".counts");
+        try {
+            Path temporary = Files.writeString(file.resolveSibling(file.getFileName() + ".counts.tmp"), text, StandardCharsets.UTF_8);
+            Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            // counts are a diagnostic: a full disk must not stop the cluster
         }
     }
 }

@@ -285,6 +285,51 @@ class VirtualClusterProcessTest {
     }
 
     @Test
+    @Order(98)
+    void requestsAreCountedByUserVerbAndResourceNextToTheLog() {
+        Path counts = cluster.dir().resolve(VirtualCluster.REQUEST_LOG_FILE + ".counts");
+        client.nodes().list();
+        client.nodes().list();
+
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(Files.exists(counts)).isTrue());
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            List<String> lines = Files.readAllLines(counts);
+            assertThat(lines.get(0)).isEqualTo("count\tuser\tverb\tresource");
+            // the admin's lists of nodes, summed over every test so far; the simulator's own are "unknown"
+            assertThat(lines).anySatisfy(line -> {
+                String[] fields = line.split("\t");
+                assertThat(fields).hasSize(4);
+                assertThat(fields[1] + " " + fields[2] + " " + fields[3]).isEqualTo(ClientIdentity.ADMIN.user() + " list /nodes");
+                assertThat(Long.parseLong(fields[0])).isGreaterThanOrEqualTo(2);
+            });
+        });
+    }
+
+    @Test
+    @Order(97)
+    void anApiOnlyClusterRunsNoSimulatorPasses(@TempDir Path apiOnlyDir) throws Exception {
+        try (VirtualClusterProcess apiOnly = VirtualClusterProcess.startApiOnly("bare", "a100:1x8,cpu:1", apiOnlyDir)) {
+            Path counts = apiOnlyDir.resolve(VirtualCluster.REQUEST_LOG_FILE + ".counts");
+            // the counts are rewritten every 5 s; a simulating cluster lists its Jobs in every pass (5 a second)
+            await().atMost(PATIENCE).untilAsserted(() -> assertThat(Files.exists(counts)).isTrue());
+            long firstWrite = Files.getLastModifiedTime(counts).toMillis();
+            long atStart = countOf(counts, RequestRecorder.UNKNOWN_USER + " list batch/jobs");
+            await().atMost(PATIENCE).until(() -> Files.getLastModifiedTime(counts).toMillis() > firstWrite);
+
+            assertThat(atStart).isPositive();
+            assertThat(countOf(counts, RequestRecorder.UNKNOWN_USER + " list batch/jobs")).isEqualTo(atStart);
+        }
+    }
+
+    private static long countOf(Path counts, String userVerbResource) throws java.io.IOException {
+        for (String line : Files.readAllLines(counts)) {
+            String[] fields = line.split("\t");
+            if (fields.length == 4 && (fields[1] + " " + fields[2] + " " + fields[3]).equals(userVerbResource)) return Long.parseLong(fields[0]);
+        }
+        return 0;
+    }
+
+    @Test
     @Order(100)
     void killMakesTheApiUnreachable() {
         cluster.kill();
