@@ -54,10 +54,24 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         counts.computeIfAbsent(countKey(apiRequest, request.getPath()), k -> new java.util.concurrent.atomic.LongAdder()).increment();
         record(apiRequest);
         if ("GET".equals(request.getMethod()) && ClusterDiscovery.isDiscovery(request.getPath())) return discovery(request.getPath());
-        MockResponse response = super.dispatch(request);
+        MockResponse response;
+        try {
+            response = super.dispatch(request);
+        } catch (io.fabric8.zjsonpatch.JsonPatchException notApplied) {
+            // the CRUD mock throws on a JSON Patch whose test fails and never answers; kube-apiserver answers 422
+            return patchNotApplied(notApplied.getMessage());
+        }
         // the CRUD mock sends JSON without saying so; kubectl then reads it as the protobuf it asked for first
         if (response.header("Content-Type") == null && !request.getPath().contains("watch=")) response.setHeader("Content-Type", "application/json");
         return response;
+    }
+
+    /** kube-apiserver's answer to a JSON Patch it cannot apply to the object (a failed test, a missing path). */
+    static MockResponse patchNotApplied(String why) {
+        String message = String.valueOf(why).replace("\\", "\\\\").replace("\"", "\\\"");
+        return new MockResponse().setResponseCode(422).setHeader("Content-Type", "application/json")
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
+                        + "\"message\":\"" + message + "\"}");
     }
 
     /** A discovery document, from the CRDs stored now; 404 for a group and version nothing serves. */

@@ -306,6 +306,31 @@ class VirtualClusterProcessTest {
     }
 
     @Test
+    @Order(96)
+    void aJsonPatchWhoseTestFailsIsRefusedWith422AndChangesNothing() {
+        RemoteWorkload copy = new RemoteWorkload();
+        copy.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withNamespace("default").withName("patched").build());
+        RemoteWorkloadSpec spec = new RemoteWorkloadSpec();
+        spec.setOrigin("test");
+        spec.setWorkloadName("default/patched");
+        spec.setAttemptId("a-1");
+        spec.setFencingEpoch(7);
+        copy.setSpec(spec);
+        var copies = client.resources(RemoteWorkload.class).inNamespace("default");
+        copies.resource(copy).create();
+        var json = io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON);
+
+        assertThatThrownBy(() -> copies.resource(copy).patch(json,
+                "[{\"op\":\"test\",\"path\":\"/spec/fencingEpoch\",\"value\":6},{\"op\":\"add\",\"path\":\"/spec/leaseRenewTime\",\"value\":\"x\"}]"))
+            .isInstanceOfSatisfying(io.fabric8.kubernetes.client.KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(422));
+        assertThat(copies.withName("patched").get().getSpec().getLeaseRenewTime()).isNull();
+
+        copies.resource(copy).patch(json,
+                "[{\"op\":\"test\",\"path\":\"/spec/fencingEpoch\",\"value\":7},{\"op\":\"add\",\"path\":\"/spec/leaseRenewTime\",\"value\":\"x\"}]");
+        assertThat(copies.withName("patched").get().getSpec().getLeaseRenewTime()).isEqualTo("x");
+    }
+
+    @Test
     @Order(97)
     void anApiOnlyClusterRunsNoSimulatorPasses(@TempDir Path apiOnlyDir) throws Exception {
         try (VirtualClusterProcess apiOnly = VirtualClusterProcess.startApiOnly("bare", "a100:1x8,cpu:1", apiOnlyDir)) {
