@@ -137,10 +137,16 @@ public class ClusterCalls implements AutoCloseable {
         });
     }
 
-    /** Renews an attempt's lease and raises its fencing epoch when it is older. */
+    /**
+     * Renews an attempt's lease and raises its fencing epoch when it is older. Usually one request: a JSON Patch that
+     * holds only while the copy's epoch is already ours ({@link AttemptPatches}); otherwise (an older epoch to raise,
+     * a newer one, no epoch) the copy is read and patched as before.
+     */
     public Future<Void> renew(String namespace, String name, String renewTime, long epoch) {
         return send(() -> {
-            client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).edit(attempt -> {
+            var copy = client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name);
+            if (AttemptPatches.applied(client, namespace, name, AttemptPatches.renewalAtEpoch(renewTime, epoch))) return null;
+            copy.edit(attempt -> {
                 attempt.getSpec().setLeaseRenewTime(renewTime);
                 if (attempt.getSpec().getFencingEpoch() < epoch) attempt.getSpec().setFencingEpoch(epoch);
                 return attempt;
@@ -153,10 +159,13 @@ public class ClusterCalls implements AutoCloseable {
      * Commits a reserved copy (two-phase dispatch): sets spec.reservation false, renews its lease and raises
      * its fencing epoch, only when the copy is still this attempt's and its epoch is not newer than ours.
      * Refused with 409 otherwise (another attempt there, or a newer leader stamped it); 404 when it is gone.
+     * Usually one request, as {@link #renew}: a JSON Patch that holds only for this attempt at our epoch.
      */
     public Future<Void> commit(String namespace, String name, String attemptId, String renewTime, long epoch) {
         return send(() -> {
-            client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name).edit(attempt -> {
+            var copy = client.resources(RemoteWorkload.class).inNamespace(namespace).withName(name);
+            if (AttemptPatches.applied(client, namespace, name, AttemptPatches.commitAtEpoch(attemptId, renewTime, epoch))) return null;
+            copy.edit(attempt -> {
                 if (!attemptId.equals(attempt.getSpec().getAttemptId()) || attempt.getSpec().getFencingEpoch() > epoch) {
                     throw new KubernetesClientException("copy is no longer attempt " + attemptId + " at epoch " + epoch + " or older", 409, null);
                 }

@@ -56,7 +56,7 @@ public final class MockWorkerCluster implements AutoCloseable {
 
     private MockWorkerCluster(String name, KubernetesCrudDispatcher dispatcher) throws IOException {
         this.name = name;
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), PatchRefusals.answered(dispatcher), false);
         server.init(InetAddress.getByName("127.0.0.1"), 0);
         agent = server.createClient();
         agent.apiextensions().v1().customResourceDefinitions().load(new ByteArrayInputStream(CRD)).create();
