@@ -65,6 +65,16 @@ final class CreateLoad {
         return clients;
     }
 
+    /** One GET; the body of a 200, else an exception naming the status. */
+    String get(String path) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
+                .header("accept", "application/json").GET();
+        if (token != null) request.header("authorization", "Bearer " + token);
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) throw new IllegalStateException("GET " + path + " answered " + response.statusCode());
+        return response.body();
+    }
+
     /** One merge patch (RFC 7386) of the object at {@code path}; its HTTP status. */
     int mergePatch(String path, String patch) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60))
