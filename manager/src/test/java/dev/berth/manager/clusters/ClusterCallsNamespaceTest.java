@@ -6,17 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.net.InetAddress;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -29,24 +22,20 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterCallsNamespaceTest {
     private final NamespaceReadCounter worker = new NamespaceReadCounter();
+    private MockServerCalls mock;
     private KubernetesMockServer server;
     private ClusterCalls calls;
 
     @BeforeEach
     void start() throws Exception {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), worker, false);
-        server.init(InetAddress.getByName("127.0.0.1"), 0);
-        ClusterClient client = ClusterClient.of(new ConfigBuilder().withMasterUrl(server.url("/").replaceAll("/$", ""))
-                .withRequestRetryBackoffLimit(0).build());
-        // one attempt, and room for the JVM's slow first fabric8 call on a loaded machine
-        ResilienceOptions patient = new ResilienceOptions(Duration.ofSeconds(30), 1, Duration.ofMillis(100), 50f, 10, Duration.ofSeconds(10), 8);
-        calls = new ClusterCalls("worker", client, patient, Clock.systemUTC());
+        mock = MockServerCalls.start(worker);
+        server = mock.server();
+        calls = mock.calls();
     }
 
     @AfterEach
     void stop() {
-        calls.close();
-        server.destroy();
+        mock.close();
     }
 
     @Test

@@ -7,19 +7,11 @@ import dev.berth.manager.testing.PatchRefusals;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.vertx.core.Future;
-import java.net.InetAddress;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -33,26 +25,21 @@ import org.junit.jupiter.api.Test;
 class ClusterCallsPatchTest {
     private static final String NS = "team-a";
     private final CopyRequestCounter worker = new CopyRequestCounter();
-    private KubernetesMockServer server;
+    private MockServerCalls mock;
     private KubernetesClient admin;
     private ClusterCalls calls;
 
     @BeforeEach
     void start() throws Exception {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), PatchRefusals.answered(worker), false);
-        server.init(InetAddress.getByName("127.0.0.1"), 0);
-        admin = server.createClient();
-        ClusterClient client = ClusterClient.of(new ConfigBuilder().withMasterUrl(server.url("/").replaceAll("/$", ""))
-                .withRequestRetryBackoffLimit(0).build());
-        ResilienceOptions patient = new ResilienceOptions(Duration.ofSeconds(30), 1, Duration.ofMillis(100), 50f, 10, Duration.ofSeconds(10), 8);
-        calls = new ClusterCalls("worker", client, patient, Clock.systemUTC());
+        mock = MockServerCalls.start(PatchRefusals.answered(worker));
+        calls = mock.calls();
+        admin = mock.server().createClient();
     }
 
     @AfterEach
     void stop() {
-        calls.close();
         admin.close();
-        server.destroy();
+        mock.close();
     }
 
     @Test
