@@ -1,5 +1,7 @@
 package dev.berth.benchmarks;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.config.KueueConfigurationFile;
 import dev.berth.manager.config.ManagerSettings;
@@ -14,6 +16,7 @@ import io.fabric8.kubernetes.client.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,6 +32,8 @@ import java.util.Locale;
  * repository root (the quickstart's example queues, MultiKueue setup and RBAC are loaded from {@code examples/}).
  */
 public final class ApiThroughputBenchmark {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private ApiThroughputBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -183,13 +188,12 @@ public final class ApiThroughputBenchmark {
      */
     private static double drain(CreateLoad berth) throws Exception {
         long started = System.nanoTime();
-        long deadline = started + java.time.Duration.ofMinutes(10).toNanos();
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        long deadline = started + Duration.ofMinutes(10).toNanos();
         while (System.nanoTime() < deadline) {
             int unfinished = 0;
-            for (com.fasterxml.jackson.databind.JsonNode workload : json.readTree(berth.get("/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads")).path("items")) {
+            for (JsonNode workload : JSON.readTree(berth.get("/apis/kueue.x-k8s.io/v1beta2/namespaces/team-a/workloads")).path("items")) {
                 boolean finished = false;
-                for (com.fasterxml.jackson.databind.JsonNode condition : workload.path("status").path("conditions")) {
+                for (JsonNode condition : workload.path("status").path("conditions")) {
                     finished |= condition.path("type").asText().equals("Finished") && condition.path("status").asText().equals("True");
                 }
                 if (!finished) unfinished++;

@@ -3,14 +3,22 @@ package dev.berth.virtualcluster;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.JsonPatchException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The CRUD mock's dispatcher, recording each distinct kind of request it serves ({@link ApiRequest},
@@ -29,8 +37,8 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
     private final String clusterName;
     private final Path file;
     private final Set<ApiRequest> seen = ConcurrentHashMap.newKeySet();
-    static final java.time.Duration COUNTS_EVERY = java.time.Duration.ofSeconds(5);
-    private final java.util.Map<String, java.util.concurrent.atomic.LongAdder> counts = new ConcurrentHashMap<>();
+    static final Duration COUNTS_EVERY = Duration.ofSeconds(5);
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
     RequestRecorder(String clusterName, Path file) {
         this.clusterName = clusterName;
@@ -40,24 +48,24 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        java.util.concurrent.ScheduledExecutorService writer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "request-counts-" + clusterName);
             thread.setDaemon(true);
             return thread;
         });
-        writer.scheduleWithFixedDelay(this::writeCounts, COUNTS_EVERY.toMillis(), COUNTS_EVERY.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        writer.scheduleWithFixedDelay(this::writeCounts, COUNTS_EVERY.toMillis(), COUNTS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         ApiRequest apiRequest = ApiRequest.of(user(request.getHeader("Authorization")), request.getMethod(), request.getPath());
-        counts.computeIfAbsent(countKey(apiRequest, request.getPath()), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+        counts.computeIfAbsent(countKey(apiRequest, request.getPath()), k -> new LongAdder()).increment();
         record(apiRequest);
         if ("GET".equals(request.getMethod()) && ClusterDiscovery.isDiscovery(request.getPath())) return discovery(request.getPath());
         MockResponse response;
         try {
             response = super.dispatch(request);
-        } catch (io.fabric8.zjsonpatch.JsonPatchException notApplied) {
+        } catch (JsonPatchException notApplied) {
             // the CRUD mock throws on a JSON Patch whose test fails and never answers; kube-apiserver answers 422
             return patchNotApplied(notApplied.getMessage());
         }
@@ -116,7 +124,7 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         Path target = file.resolveSibling(file.getFileName() + ".counts");
         try {
             Path temporary = Files.writeString(file.resolveSibling(file.getFileName() + ".counts.tmp"), text, StandardCharsets.UTF_8);
-            Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {
             // counts are a diagnostic: a full disk must not stop the cluster
         }

@@ -2,10 +2,11 @@ package dev.berth.manager.clusters;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.protocol.crd.RemoteWorkload;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
@@ -55,11 +56,11 @@ final class AttemptPatches {
         }
     }
 
-    private static com.fasterxml.jackson.databind.node.ObjectNode test(ArrayNode patch, String path) {
+    private static ObjectNode test(ArrayNode patch, String path) {
         return patch.addObject().put("op", "test").put("path", path);
     }
 
-    private static com.fasterxml.jackson.databind.node.ObjectNode add(ArrayNode patch, String path) {
+    private static ObjectNode add(ArrayNode patch, String path) {
         return patch.addObject().put("op", "add").put("path", path);
     }
 }
