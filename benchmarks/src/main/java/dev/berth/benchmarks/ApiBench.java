@@ -67,7 +67,7 @@ final class ApiBench implements AutoCloseable {
         Path home = Files.createTempDirectory("berth-" + label);
         Path data = Files.createDirectories(home.resolve("data"));
         ManagerSettings settings = KueueConfigurationFile.settings(null, new ManagerSettings.Flags(false, retainFinishedOrNull,
-                SchedulerOptions.DEFAULT_BATCH_WINDOW, Map.of()));
+                batchWindow(), Map.of()));
         QuickstartCredentials credentials = QuickstartCredentials.prepare(home.resolve("security"), Clock.systemUTC());
         SecurityOptions quickstart = credentials.options();
         SecurityOptions security = quickstart.withAdminRate(UNLIMITED);
@@ -75,6 +75,11 @@ final class ApiBench implements AutoCloseable {
                 settings.scheduler(), settings.dispatch(), "127.0.0.1", 0, manifests, security, settings.integrations());
         system.manager().objectCountLimits(ObjectCountLimits.parse("workloads.kueue.x-k8s.io=" + workloadsPerNamespace));
         return new ApiBench(home, data, system, adminToken(home.resolve("security").resolve("tokens.csv")));
+    }
+
+    /** The manager's scheduling batch window: the default, or {@code -Dberth.replay.batchMillis} as the in-process replay reads it. */
+    static Duration batchWindow() {
+        return Duration.ofMillis(Long.getLong("berth.replay.batchMillis", SchedulerOptions.DEFAULT_BATCH_WINDOW.toMillis()));
     }
 
     HttpRequest.Builder request(String path) {

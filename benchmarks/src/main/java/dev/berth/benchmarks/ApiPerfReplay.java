@@ -339,7 +339,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         out.append(String.format(Locale.ROOT, "watch: %d events, %d re-watches, %d re-lists; machine busy %.0f %% during the run; load %s%n",
                 watch.events.get(), watch.rewatches.get(), watch.relists.get(), cpu.busyFraction() * 100, CpuSampler.loadAverage()));
         out.append(String.format(Locale.ROOT, "batch window %d ms; %d clients each for creates and finish patches%n",
-                SchedulerOptions.DEFAULT_BATCH_WINDOW.toMillis(), clients));
+                ApiBench.batchWindow().toMillis(), clients));
         return out.toString();
     }
 
