@@ -1,6 +1,5 @@
 package dev.berth.benchmarks;
 
-import dev.berth.manager.core.SchedulerOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
