@@ -42,6 +42,9 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         volatile long sentMillis = -1;
         long createdMillis = -1;
         long firstAdmittedMillis = -1;
+        long runStartMillis = -1;
+        volatile long finishSentMillis = -1;
+        long finishedMillis = -1;
         boolean running;
         boolean finishing;
         boolean done;
@@ -78,6 +81,8 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
     private int finished;
     private int ended;
     private long preemptions;
+    /** cpu-milliseconds times milliseconds of runs a preemption cut short: work done and lost. */
+    private double lostToPreemption;
     private long firstSentMillis = -1;
     private long lastFinishMillis;
 
@@ -234,6 +239,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
                 admitted++;
             }
             workload.running = true;
+            workload.runStartMillis = now;
             usage.change(now, workload.workloadClass.cpuMillis());
             workload.finishTask = stateThread.schedule(() -> finish(workload), workload.workloadClass.runtimeMillis(), TimeUnit.MILLISECONDS);
         } else if (!isAdmitted && workload.running) {
@@ -242,6 +248,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
             workload.finishTask = null;
             workload.running = false;
             usage.change(now, -workload.workloadClass.cpuMillis());
+            lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
             preemptions++;
         }
     }
@@ -252,6 +259,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         String path = WorkloadJson.statusPath(workload.namespace, workload.name);
         finishers.execute(() -> {
             int status = -1;
+            workload.finishSentMillis = clock.millis();
             for (int attempt = 0; attempt < 5 && status != 200; attempt++) {
                 status = api.jsonPatch(path, WorkloadJson.finishedPatch(clock.instant()));
             }
@@ -266,6 +274,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         workload.running = false;
         if (status == 200) {
             finished++;
+            workload.finishedMillis = nowMillis;
             lastFinishMillis = Math.max(lastFinishMillis, nowMillis);
         } else {
             finishFailuresByStatus.merge(status, 1, Integer::sum);
@@ -313,7 +322,11 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         List<Double> sendLag = new ArrayList<>();
         List<Double> createdLag = new ArrayList<>();
         List<Double> createLatency = new ArrayList<>();
+        List<Double> finishLatency = new ArrayList<>();
+        double work = 0;
         for (Tracked workload : workloads.values()) {
+            work += (double) workload.workloadClass.cpuMillis() * workload.workloadClass.runtimeMillis();
+            if (workload.finishedMillis >= 0) finishLatency.add((double) (workload.finishedMillis - workload.finishSentMillis));
             if (workload.firstAdmittedMillis >= 0) {
                 perClass.computeIfAbsent(workload.workloadClass.name(), n -> new ArrayList<>())
                         .add((double) (workload.firstAdmittedMillis - workload.sentMillis));
@@ -329,6 +342,9 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         out.append(sample("create sent after its scheduled time", sendLag).row()).append(System.lineSeparator());
         out.append(sample("create answered 201 after its scheduled time", createdLag).row()).append(System.lineSeparator());
         out.append(sample("create latency (sent to 201)", createLatency).row()).append(System.lineSeparator());
+        out.append(sample("finish patch latency (sent to 200)", finishLatency).row()).append(System.lineSeparator());
+        out.append(String.format(Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost%n",
+                work == 0 ? 0 : 100 * lostToPreemption / work));
         out.append(String.format(Locale.ROOT, "Kueue's published time to admission (issue 16): %s%n", KUEUE_PUBLISHED));
         double lastCreated = createdLag.isEmpty() ? 0 : createdLag.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         out.append(String.format(Locale.ROOT, "the API %s the schedule: the last create was answered %.1f s after it was due%n",
