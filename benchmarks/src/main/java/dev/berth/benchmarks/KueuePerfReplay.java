@@ -59,6 +59,9 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
     private long lastFinishMillis;
     private long preemptions;
     private long cycles;
+    /** cpu-milliseconds times milliseconds of runs a preemption cut short (state thread). */
+    private double lostToPreemption;
+    private volatile double lostWorkFraction;
 
     public KueuePerfReplay(PerfScenario scenario) {
         this.scenario = scenario;
@@ -71,8 +74,11 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
         }
         System.out.printf("Replaying %s: %d workloads, lower bound %.1f s ...%n",
                 scenario.name(), scenario.workloadCount(), scenario.lowerBoundMillis() / 1000.0);
-        ReplayResult result = new KueuePerfReplay(scenario).run();
+        KueuePerfReplay replay = new KueuePerfReplay(scenario);
+        ReplayResult result = replay.run();
         System.out.print(result.render());
+        System.out.printf(java.util.Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost%n",
+                100 * replay.lostWorkFraction);
         System.exit(result.meetsTarget() ? 0 : 1);
     }
 
@@ -168,6 +174,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
         long now = clock.millis();
         if (admitted && !workload.running()) {
             if (workload.firstAdmittedAtMillis < 0) workload.firstAdmittedAtMillis = now;
+            workload.runStartMillis = now;
             usage.change(now, workload.workloadClass.cpuMillis());
             workload.finishTask = stateThread.schedule(guarded(() -> finish(workload)),
                     workload.workloadClass.runtimeMillis(), TimeUnit.MILLISECONDS);
@@ -176,6 +183,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
             workload.finishTask.cancel(false);
             workload.finishTask = null;
             usage.change(now, -workload.workloadClass.cpuMillis());
+            lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
         }
     }
 
@@ -192,6 +200,11 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
             int at = filled.merge(name, 1, Integer::sum) - 1;
             latencies.get(name)[at] = workload.firstAdmittedAtMillis - workload.createdAtMillis;
         }
+        double work = 0;
+        for (TrackedWorkload workload : workloads.values()) {
+            work += (double) workload.workloadClass.cpuMillis() * workload.workloadClass.runtimeMillis();
+        }
+        lostWorkFraction = work == 0 ? 0 : lostToPreemption / work;
         double meanUsage = usage.meanFraction(firstCreationMillis, lastFinishMillis, scenario.topology().totalNominalCpuMillis());
         return new ReplayResult(scenario, lastFinishMillis - firstCreationMillis, latencies, meanUsage, preemptions, cycles);
     }

@@ -9,6 +9,8 @@ final class TrackedWorkload {
     final WorkloadClass workloadClass;
     final long createdAtMillis;
     long firstAdmittedAtMillis = -1;
+    /** When the current run (admitted, not yet finished or preempted) started. */
+    long runStartMillis = -1;
     /** The pending "job ran to completion" task while the workload is admitted; null otherwise. */
     ScheduledFuture<?> finishTask;
     boolean finished;
