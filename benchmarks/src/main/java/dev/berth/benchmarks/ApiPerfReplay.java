@@ -83,6 +83,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
     private long preemptions;
     /** cpu-milliseconds times milliseconds of runs a preemption cut short: work done and lost. */
     private double lostToPreemption;
+    private final Map<String, Integer> preemptedByClass = new TreeMap<>();
     private long firstSentMillis = -1;
     private long lastFinishMillis;
 
@@ -249,6 +250,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
             workload.running = false;
             usage.change(now, -workload.workloadClass.cpuMillis());
             lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
+            preemptedByClass.merge(workload.workloadClass.name(), 1, Integer::sum);
             preemptions++;
         }
     }
@@ -343,8 +345,8 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         out.append(sample("create answered 201 after its scheduled time", createdLag).row()).append(System.lineSeparator());
         out.append(sample("create latency (sent to 201)", createLatency).row()).append(System.lineSeparator());
         out.append(sample("finish patch latency (sent to 200)", finishLatency).row()).append(System.lineSeparator());
-        out.append(String.format(Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost%n",
-                work == 0 ? 0 : 100 * lostToPreemption / work));
+        out.append(String.format(Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost; preempted by class %s%n",
+                work == 0 ? 0 : 100 * lostToPreemption / work, preemptedByClass));
         out.append(String.format(Locale.ROOT, "Kueue's published time to admission (issue 16): %s%n", KUEUE_PUBLISHED));
         double lastCreated = createdLag.isEmpty() ? 0 : createdLag.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         out.append(String.format(Locale.ROOT, "the API %s the schedule: the last create was answered %.1f s after it was due%n",

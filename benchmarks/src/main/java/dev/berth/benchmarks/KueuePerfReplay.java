@@ -62,6 +62,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
     /** cpu-milliseconds times milliseconds of runs a preemption cut short (state thread). */
     private double lostToPreemption;
     private volatile double lostWorkFraction;
+    private final Map<String, Integer> preemptedByClass = new java.util.concurrent.ConcurrentSkipListMap<>();
 
     public KueuePerfReplay(PerfScenario scenario) {
         this.scenario = scenario;
@@ -77,8 +78,8 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
         KueuePerfReplay replay = new KueuePerfReplay(scenario);
         ReplayResult result = replay.run();
         System.out.print(result.render());
-        System.out.printf(java.util.Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost%n",
-                100 * replay.lostWorkFraction);
+        System.out.printf(java.util.Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost; preempted by class %s%n",
+                100 * replay.lostWorkFraction, replay.preemptedByClass);
         System.exit(result.meetsTarget() ? 0 : 1);
     }
 
@@ -184,6 +185,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
             workload.finishTask = null;
             usage.change(now, -workload.workloadClass.cpuMillis());
             lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
+            preemptedByClass.merge(workload.workloadClass.name(), 1, Integer::sum);
         }
     }
 
