@@ -44,10 +44,20 @@ public final class KueuePerfSimulation implements WorkloadStatusSink {
     private long cycles;
     private long passes;
     private long admissions;
+    /**
+     * Added to every run: a finish reaches the controller this much after the job's runtime (an API's round trips),
+     * or, jittered, a delay drawn from an exponential distribution of this mean (seeded, so runs repeat).
+     */
+    private final long holdMillis;
+    private final boolean jittered;
+    private final java.util.Random jitter = new java.util.Random(42);
+    private final Map<String, Integer> preemptedByClass = new java.util.TreeMap<>();
 
-    private KueuePerfSimulation(PerfScenario scenario, long passMillis) throws Exception {
+    private KueuePerfSimulation(PerfScenario scenario, long passMillis, long holdMillis, boolean jittered) throws Exception {
         this.scenario = scenario;
         this.passMillis = passMillis;
+        this.holdMillis = holdMillis;
+        this.jittered = jittered;
         this.digest = MessageDigest.getInstance("SHA-256");
     }
 
@@ -55,17 +65,19 @@ public final class KueuePerfSimulation implements WorkloadStatusSink {
         PerfScenario scenario = PerfScenario.named(args.length > 0 ? args[0] : "large");
         long passMillis = args.length > 1 ? Long.parseLong(args[1]) : 5;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        long holdMillis = args.length > 3 ? Long.parseLong(args[3]) : 0;
+        boolean jittered = args.length > 4 && args[4].equals("exponential");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int round = 1; round <= rounds; round++) {
-            KueuePerfSimulation simulation = new KueuePerfSimulation(scenario, passMillis);
+            KueuePerfSimulation simulation = new KueuePerfSimulation(scenario, passMillis, holdMillis, jittered);
             long cpuBefore = threads.getCurrentThreadCpuTime();
             long simulatedWall = simulation.run();
             double cpuMillis = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e6;
             System.out.printf(Locale.ROOT,
-                    "round %d: cpu %.0f ms, simulated wall %.2f s (%.3fx lower bound %.2f s), passes %d, cycles %d, admissions %d, preemptions %d, digest %s%n",
+                    "round %d: cpu %.0f ms, simulated wall %.2f s (%.3fx lower bound %.2f s), passes %d, cycles %d, admissions %d, preemptions %d %s, digest %s%n",
                     round, cpuMillis, simulatedWall / 1000.0, (double) simulatedWall / scenario.lowerBoundMillis(),
                     scenario.lowerBoundMillis() / 1000.0, simulation.passes, simulation.cycles, simulation.admissions,
-                    simulation.preemptions, HexFormat.of().formatHex(simulation.digest.digest()).substring(0, 16));
+                    simulation.preemptions, simulation.preemptedByClass, HexFormat.of().formatHex(simulation.digest.digest()).substring(0, 16));
         }
     }
 
@@ -142,8 +154,10 @@ public final class KueuePerfSimulation implements WorkloadStatusSink {
             long assigned = finishing.size();
             finishing.add(workload);
             finishSequence.put(workload, assigned);
-            finishes.add(new long[] {clock.millis() + workload.workloadClass.runtimeMillis(), assigned});
+            long hold = jittered ? (long) (holdMillis * -Math.log(1 - jitter.nextDouble())) : holdMillis;
+            finishes.add(new long[] {clock.millis() + workload.workloadClass.runtimeMillis() + hold, assigned});
         } else if (!admitted && sequence != null) {
+            preemptedByClass.merge(workload.workloadClass.name(), 1, Integer::sum);
             finishing.set(sequence.intValue(), null);
             finishSequence.remove(workload);
         }
