@@ -131,7 +131,14 @@ public final class VirtualCluster implements AutoCloseable {
     public void close() {
         simulator.close();
         client.close();
-        server.destroy();
+        try {
+            server.destroy();
+        } catch (IllegalStateException slowShutdown) {
+            // the mock server waits a fixed few seconds for its own Vert.x to close; on a saturated machine that wait
+            // can run out although the server stopped answering: the cluster is gone either way
+            LOG.warn("Virtual cluster {}: the API server's shutdown was slow: {}", name, slowShutdown.getMessage());
+            return;
+        }
         LOG.info("Virtual cluster {} stopped", name);
     }
 }
