@@ -81,14 +81,13 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
     private int finished;
     private int ended;
     private long preemptions;
-    /** cpu-milliseconds times milliseconds of runs a preemption cut short: work done and lost. */
-    private double lostToPreemption;
-    private final Map<String, Integer> preemptedByClass = new TreeMap<>();
+    private final PreemptionLosses losses;
     private long firstSentMillis = -1;
     private long lastFinishMillis;
 
     ApiPerfReplay(PerfScenario scenario, ApiBench api, int clients) {
         this.scenario = scenario;
+        this.losses = new PreemptionLosses(scenario);
         this.api = api;
         this.clients = clients;
         this.creators = Executors.newFixedThreadPool(clients, daemon("create"));
@@ -249,8 +248,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
             workload.finishTask = null;
             workload.running = false;
             usage.change(now, -workload.workloadClass.cpuMillis());
-            lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
-            preemptedByClass.merge(workload.workloadClass.name(), 1, Integer::sum);
+            losses.preempted(workload.workloadClass, now - workload.runStartMillis);
             preemptions++;
         }
     }
@@ -325,9 +323,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         List<Double> createdLag = new ArrayList<>();
         List<Double> createLatency = new ArrayList<>();
         List<Double> finishLatency = new ArrayList<>();
-        double work = 0;
         for (Tracked workload : workloads.values()) {
-            work += (double) workload.workloadClass.cpuMillis() * workload.workloadClass.runtimeMillis();
             if (workload.finishedMillis >= 0) finishLatency.add((double) (workload.finishedMillis - workload.finishSentMillis));
             if (workload.firstAdmittedMillis >= 0) {
                 perClass.computeIfAbsent(workload.workloadClass.name(), n -> new ArrayList<>())
@@ -345,8 +341,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         out.append(sample("create answered 201 after its scheduled time", createdLag).row()).append(System.lineSeparator());
         out.append(sample("create latency (sent to 201)", createLatency).row()).append(System.lineSeparator());
         out.append(sample("finish patch latency (sent to 200)", finishLatency).row()).append(System.lineSeparator());
-        out.append(String.format(Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost; preempted by class %s%n",
-                work == 0 ? 0 : 100 * lostToPreemption / work, preemptedByClass));
+        out.append(losses.line());
         out.append(String.format(Locale.ROOT, "Kueue's published time to admission (issue 16): %s%n", KUEUE_PUBLISHED));
         double lastCreated = createdLag.isEmpty() ? 0 : createdLag.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         out.append(String.format(Locale.ROOT, "the API %s the schedule: the last create was answered %.1f s after it was due%n",

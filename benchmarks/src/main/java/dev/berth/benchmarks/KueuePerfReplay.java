@@ -59,13 +59,11 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
     private long lastFinishMillis;
     private long preemptions;
     private long cycles;
-    /** cpu-milliseconds times milliseconds of runs a preemption cut short (state thread). */
-    private double lostToPreemption;
-    private volatile double lostWorkFraction;
-    private final Map<String, Integer> preemptedByClass = new java.util.concurrent.ConcurrentSkipListMap<>();
+    private final PreemptionLosses losses;
 
     public KueuePerfReplay(PerfScenario scenario) {
         this.scenario = scenario;
+        this.losses = new PreemptionLosses(scenario);
     }
 
     public static void main(String[] args) throws Exception {
@@ -78,8 +76,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
         KueuePerfReplay replay = new KueuePerfReplay(scenario);
         ReplayResult result = replay.run();
         System.out.print(result.render());
-        System.out.printf(java.util.Locale.ROOT, "runs cut short by a preemption: %.1f %% of the scenario's work (cpu x time) done and lost; preempted by class %s%n",
-                100 * replay.lostWorkFraction, replay.preemptedByClass);
+        System.out.print(replay.losses.line()); // read after run(), whose last state-thread task it waited for
         System.exit(result.meetsTarget() ? 0 : 1);
     }
 
@@ -184,8 +181,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
             workload.finishTask.cancel(false);
             workload.finishTask = null;
             usage.change(now, -workload.workloadClass.cpuMillis());
-            lostToPreemption += (double) (now - workload.runStartMillis) * workload.workloadClass.cpuMillis();
-            preemptedByClass.merge(workload.workloadClass.name(), 1, Integer::sum);
+            losses.preempted(workload.workloadClass, now - workload.runStartMillis);
         }
     }
 
@@ -202,11 +198,6 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
             int at = filled.merge(name, 1, Integer::sum) - 1;
             latencies.get(name)[at] = workload.firstAdmittedAtMillis - workload.createdAtMillis;
         }
-        double work = 0;
-        for (TrackedWorkload workload : workloads.values()) {
-            work += (double) workload.workloadClass.cpuMillis() * workload.workloadClass.runtimeMillis();
-        }
-        lostWorkFraction = work == 0 ? 0 : lostToPreemption / work;
         double meanUsage = usage.meanFraction(firstCreationMillis, lastFinishMillis, scenario.topology().totalNominalCpuMillis());
         return new ReplayResult(scenario, lastFinishMillis - firstCreationMillis, latencies, meanUsage, preemptions, cycles);
     }

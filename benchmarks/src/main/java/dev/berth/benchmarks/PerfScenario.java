@@ -39,12 +39,17 @@ public record PerfScenario(String name, QueueTopology topology, List<WorkloadCla
      * the last workload's creation plus its runtime, whichever is later.
      */
     public long lowerBoundMillis() {
-        double cpuTime = 0;
         long lastEnd = 0;
         for (WorkloadClass workloadClass : classes) {
-            cpuTime += workloadClass.cpuMillisTimesMillisPerQueue() * topology.queueCount();
             lastEnd = Math.max(lastEnd, workloadClass.lastCreationMillis() + workloadClass.runtimeMillis());
         }
-        return Math.max((long) Math.ceil(cpuTime / topology.totalNominalCpuMillis()), lastEnd);
+        return Math.max((long) Math.ceil(workCpuMillisTimesMillis() / topology.totalNominalCpuMillis()), lastEnd);
+    }
+
+    /** The scenario's work: every workload's cpu-milliseconds times its runtime in milliseconds. */
+    public double workCpuMillisTimesMillis() {
+        double work = 0;
+        for (WorkloadClass workloadClass : classes) work += workloadClass.cpuMillisTimesMillisPerQueue() * topology.queueCount();
+        return work;
     }
 }
