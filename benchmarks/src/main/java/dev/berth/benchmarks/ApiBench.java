@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.api.ObjectCountLimits;
 import dev.berth.manager.config.KueueConfigurationFile;
 import dev.berth.manager.config.ManagerSettings;
-import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.security.QuickstartCredentials;
 import dev.berth.manager.security.SecurityOptions;
 import dev.berth.manager.store.FileObjectStore;
@@ -77,9 +76,9 @@ final class ApiBench implements AutoCloseable {
         return new ApiBench(home, data, system, adminToken(home.resolve("security").resolve("tokens.csv")));
     }
 
-    /** The manager's scheduling batch window: the default, or {@code -Dberth.replay.batchMillis} as the in-process replay reads it. */
+    /** The manager's scheduling batch window: the in-process replay's ({@code -Dberth.replay.batchMillis}, else the default). */
     static Duration batchWindow() {
-        return Duration.ofMillis(Long.getLong("berth.replay.batchMillis", SchedulerOptions.DEFAULT_BATCH_WINDOW.toMillis()));
+        return Duration.ofMillis(KueuePerfReplay.BATCH_MILLIS);
     }
 
     HttpRequest.Builder request(String path) {

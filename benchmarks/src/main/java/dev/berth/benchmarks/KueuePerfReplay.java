@@ -36,7 +36,7 @@ public final class KueuePerfReplay implements WorkloadStatusSink {
      * starts this long after the first event that asks for it. {@code -Dberth.replay.batchMillis=0}
      * decides every event at once instead.
      */
-    private static final long BATCH_MILLIS = Long.getLong("berth.replay.batchMillis",
+    static final long BATCH_MILLIS = Long.getLong("berth.replay.batchMillis",
             SchedulerOptions.DEFAULTS.schedulingBatchWindow().toMillis());
 
     private final PerfScenario scenario;
