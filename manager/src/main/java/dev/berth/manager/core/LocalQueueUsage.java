@@ -130,8 +130,8 @@ final class LocalQueueUsage {
     /** Kueue's LocalQueue admittedUsage: the usage of its admitted workloads, per resource over all flavors. */
     private Map<String, Long> admittedUsage(String localQueueKey) {
         Map<String, Long> usage = new TreeMap<>();
-        for (WorkloadEntry entry : state.byLocalQueue.getOrDefault(localQueueKey, Set.of())) {
-            if (entry.finished || !entry.isAdmitted()) continue;
+        for (WorkloadEntry entry : state.unfinishedByLocalQueue.getOrDefault(localQueueKey, Set.of())) {
+            if (!entry.isAdmitted()) continue;
             perResource(entry.usage).forEach((resource, amount) -> usage.merge(resource, amount, Amounts::add));
         }
         return usage;

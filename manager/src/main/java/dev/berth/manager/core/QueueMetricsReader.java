@@ -74,9 +74,8 @@ final class QueueMetricsReader {
             int admitted = 0;
             Map<FlavorResource, Long> reservation = new HashMap<>();
             Map<FlavorResource, Long> usage = new HashMap<>();
-            for (WorkloadEntry entry : state.byLocalQueue.getOrDefault(spec.key(), Set.of())) {
-                if (entry.finished) continue;
-                if (entry.holdsQuota()) {
+            for (WorkloadEntry entry : state.unfinishedByLocalQueue.getOrDefault(spec.key(), Set.of())) {
+                    if (entry.holdsQuota()) {
                     reserving++;
                     entry.usage.forEach((fr, amount) -> reservation.merge(fr, amount, Amounts::add));
                     if (entry.isAdmitted()) {

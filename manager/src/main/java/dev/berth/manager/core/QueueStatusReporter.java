@@ -158,8 +158,7 @@ final class QueueStatusReporter {
         int admitted = 0;
         Map<FlavorResource, Long> reservation = new LinkedHashMap<>();
         Map<FlavorResource, Long> usage = new LinkedHashMap<>();
-        for (WorkloadEntry entry : state.byLocalQueue.getOrDefault(spec.key(), Set.of())) {
-            if (entry.finished) continue;
+        for (WorkloadEntry entry : state.unfinishedByLocalQueue.getOrDefault(spec.key(), Set.of())) {
             if (entry.holdsQuota()) {
                 reserving++;
                 entry.usage.forEach((fr, amount) -> reservation.merge(fr, amount, Amounts::add));

@@ -35,7 +35,11 @@ final class SchedulerState {
     final Set<String> topologies = new java.util.HashSet<>();
     final Map<WorkloadKey, WorkloadEntry> workloads = new HashMap<>();
     final Map<String, PendingQueue> pending = new HashMap<>();
-    final Map<String, Set<WorkloadEntry>> byLocalQueue = new HashMap<>();
+    /**
+     * The workloads of each LocalQueue that have not finished: what its status, usage and metrics count, and what
+     * its stop policy evicts. Finished ones leave it, so a queue's status costs its live workloads, not the retained.
+     */
+    final Map<String, Set<WorkloadEntry>> unfinishedByLocalQueue = new HashMap<>();
     /** Pending workloads that cannot be queued: missing or inactive queue. */
     final Set<WorkloadEntry> unplaced = new LinkedHashSet<>();
     final Map<String, Set<WorkloadEntry>> reservedByQueue = new HashMap<>();

@@ -65,15 +65,16 @@ final class WorkloadLifecycle {
         }
         WorkloadEntry entry = new WorkloadEntry(request, active, status == null ? WorkloadStatus.EMPTY : status);
         state.workloads.put(request.key(), entry);
-        state.byLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
         if (entry.status.isTrue(Conditions.FINISHED)) {
             entry.finished = true;
             Condition finished = entry.status.condition(Conditions.FINISHED);
             entry.finishedAtMillis = finished.lastTransitionTime() == null ? writer.millis() : finished.lastTransitionTime().toEpochMilli();
             finishedInOrder.add(entry);
         } else if (entry.status.admission() != null && entry.status.isTrue(Conditions.QUOTA_RESERVED)) {
+            state.unfinishedByLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
             readopt(entry);
         } else {
+            state.unfinishedByLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
             queues.enqueue(entry);
         }
         queueStatus.touched(entry);
@@ -92,11 +93,17 @@ final class WorkloadLifecycle {
         if (evicted != null && evicted.status()) state.evictionPending(entry, PendingEviction.fromCondition(evicted, entry.active));
     }
 
+    private void leaveLocalQueue(WorkloadEntry entry) {
+        Set<WorkloadEntry> inQueue = state.unfinishedByLocalQueue.get(entry.localQueueKey);
+        if (inQueue == null) return;
+        inQueue.remove(entry);
+        if (inQueue.isEmpty()) state.unfinishedByLocalQueue.remove(entry.localQueueKey);
+    }
+
     void delete(WorkloadKey key) {
         WorkloadEntry entry = state.workloads.remove(key);
         if (entry == null) return;
-        Set<WorkloadEntry> inQueue = state.byLocalQueue.get(entry.localQueueKey);
-        if (inQueue != null) inQueue.remove(entry);
+        leaveLocalQueue(entry);
         finishedInOrder.remove(entry);
         queues.unqueue(entry);
         quotaRelease.release(entry);
@@ -112,6 +119,7 @@ final class WorkloadLifecycle {
         quotaRelease.release(entry);
         entry.clusterQueue = queue;
         entry.finished = true;
+        leaveLocalQueue(entry);
         entry.finishedAtMillis = writer.millis();
         finishedInOrder.add(entry);
         writer.write(entry, WorkloadConditions.finished(entry.status, succeeded, reason, message, writer.now()));
@@ -178,7 +186,7 @@ final class WorkloadLifecycle {
     /** A LocalQueue's stopPolicy became Hold or HoldAndDrain: the same for the workloads submitted through it. */
     void localQueueStopped(LocalQueueSpec spec) {
         if (!spec.stopPolicy().stopsAdmission()) return;
-        for (WorkloadEntry entry : List.copyOf(state.byLocalQueue.getOrDefault(spec.key(), Set.of()))) {
+        for (WorkloadEntry entry : List.copyOf(state.unfinishedByLocalQueue.getOrDefault(spec.key(), Set.of()))) {
             if (!entry.holdsQuota() || entry.awaitingStop()) continue;
             if (spec.stopPolicy() == StopPolicy.HOLD_AND_DRAIN || !entry.isAdmitted()) {
                 quotaRelease.evict(entry, Reasons.LOCAL_QUEUE_STOPPED, "The LocalQueue is stopped", null, true);
