@@ -55,6 +55,9 @@ public final class MetricNames {
     public static final String DISPATCH_LATENCY = "berth_dispatch_latency_seconds";
     public static final String FAILOVERS = "berth_failovers_total";
     public static final String LEASE_EXPIRIES = "berth_lease_expiries_total";
+    /** How long a task waited for the manager's state thread, and how long it ran there (workqueue_queue/work_duration_seconds). */
+    public static final String STATE_THREAD_QUEUE_DURATION = "berth_state_thread_queue_duration_seconds";
+    public static final String STATE_THREAD_WORK_DURATION = "berth_state_thread_work_duration_seconds";
 
     /** Label keys. */
     public static final class Label {

@@ -72,11 +72,7 @@ public final class BerthManager implements AutoCloseable {
     private final Clock clock;
     private final WatchHub watches;
     private final EventRecorder events;
-    private final ExecutorService stateThread = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "berth-state");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final StateThreadExecutor stateThread = new StateThreadExecutor("berth-state");
     /** Only hands batched scheduling passes to the state thread when their window ends. */
     private final java.util.concurrent.ScheduledExecutorService batchTimer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "berth-schedule-timer");
@@ -133,6 +129,7 @@ public final class BerthManager implements AutoCloseable {
         this.clock = clock;
         this.dispatchOptions = dispatchOptions;
         this.metrics = new BerthMetrics(options.metrics(), options.fairSharing());
+        stateThread.reportTo(metrics::stateThreadTask);
         this.watches = new WatchHub(feed, WatchHub.DEFAULT_HISTORY);
         feed.listenOnceDurable(watches); // watchers hear of a grouped write once it is durable
         this.events = new EventRecorder(feed, clock, EventOptions.DEFAULTS);

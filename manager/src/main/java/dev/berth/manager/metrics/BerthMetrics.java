@@ -5,6 +5,8 @@ import dev.berth.manager.core.MetricsOptions;
 import dev.berth.manager.core.QueueMetrics;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.manager.dispatch.DispatchListener;
+import dev.berth.protocol.MetricNames;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
@@ -22,6 +24,12 @@ public final class BerthMetrics {
     /** Null unless Kueue's LocalQueueMetrics series are served. */
     private final KueueLocalQueueGauges localQueues;
     private final ClusterMetrics clusters = new ClusterMetrics(registry);
+    private final DistributionSummary stateThreadQueue = DistributionSummary.builder(MetricNames.STATE_THREAD_QUEUE_DURATION)
+            .baseUnit("seconds").description("How long a task waited for the manager's state thread")
+            .serviceLevelObjectives(KueueBuckets.STATE_THREAD).register(registry);
+    private final DistributionSummary stateThreadWork = DistributionSummary.builder(MetricNames.STATE_THREAD_WORK_DURATION)
+            .baseUnit("seconds").description("How long a task ran on the manager's state thread (a scheduling slice, a group of API requests)")
+            .serviceLevelObjectives(KueueBuckets.STATE_THREAD).register(registry);
 
     /** Kueue's default series, fair sharing off. */
     public BerthMetrics() {
@@ -48,6 +56,12 @@ public final class BerthMetrics {
     /** Feeds multikueue_workloads_dispatched_total and berth_dispatch_latency_seconds; state thread only. */
     public DispatchListener dispatchListener() {
         return clusters;
+    }
+
+    /** A state-thread task ended: it waited {@code queuedNanos} for the thread and ran {@code ranNanos}. */
+    public void stateThreadTask(long queuedNanos, long ranNanos) {
+        stateThreadQueue.record(queuedNanos / 1e9);
+        stateThreadWork.record(ranNanos / 1e9);
     }
 
     /** A workload left a worker cluster for another (berth_failovers_total). */

@@ -14,6 +14,8 @@ final class KueueBuckets {
     static final double[] ATTEMPT_DURATION = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
 
     /** Berth's dispatch latency: from sub-second on a quiet cluster to minutes behind a slow agent. */
+    /** Berth's state-thread queue and work durations: from a tenth of a millisecond (an API request) to a stalled pass. */
+    static final double[] STATE_THREAD = {0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
     static final double[] DISPATCH_LATENCY = {0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
 
     private static double[] waitTime(int count) {

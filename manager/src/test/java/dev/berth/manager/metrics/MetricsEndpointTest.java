@@ -34,6 +34,14 @@ class MetricsEndpointTest {
                 "cohort", "", "cluster_queue", "ml-cq", "flavor", "default-cpu", "resource", "cpu")).isEqualTo(2.0);
         assertThat(scrape.value(MetricNames.CLUSTER_QUEUE_STATUS, "cluster_queue", "ml-cq", "status", "active")).isEqualTo(1.0);
         assertThat(scrape.value(MetricNames.ADMISSION_WAIT_TIME + "_count", "cluster_queue", "ml-cq", "priority_class", "")).isEqualTo(1.0);
+        // the two creates, their scheduling and the scrape's own refresh each ran as a state-thread task
+        assertThat(total(scrape, MetricNames.STATE_THREAD_QUEUE_DURATION + "_count")).isGreaterThanOrEqualTo(3.0);
+        assertThat(total(scrape, MetricNames.STATE_THREAD_WORK_DURATION + "_count")).isGreaterThanOrEqualTo(3.0);
+        assertThat(total(scrape, MetricNames.STATE_THREAD_WORK_DURATION + "_sum")).isGreaterThan(0.0);
+    }
+
+    private static double total(PrometheusText scrape, String name) {
+        return scrape.family(name).values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     private HttpResponse<String> metrics() {
