@@ -27,7 +27,7 @@ import java.util.PriorityQueue;
  * time an infinitely fast scheduler would reach with these semantics (the part of the replay's ratio
  * that no speed-up can remove). A digest of the admissions checks that two builds decided the same.
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfSimulation large|baseline [passMillis] [rounds]}
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.berth.benchmarks.KueuePerfSimulation large|baseline [passMillis] [rounds] [holdMillis [exponential]]}
  */
 public final class KueuePerfSimulation implements WorkloadStatusSink {
     private final PerfScenario scenario;
@@ -46,15 +46,17 @@ public final class KueuePerfSimulation implements WorkloadStatusSink {
     private long admissions;
     /**
      * Added to every run: a finish reaches the controller this much after the job's runtime (an API's round trips),
-     * or, jittered, a delay drawn from an exponential distribution of this mean (seeded, so runs repeat).
+     * or, jittered, a delay drawn from an exponential distribution of this mean (seeded 42, 43, ... by round, so runs
+     * repeat and the rounds show how far the outcome moves with the draws alone).
      */
     private final long holdMillis;
     private final boolean jittered;
-    private final java.util.Random jitter = new java.util.Random(42);
+    private final java.util.Random jitter;
     private final Map<String, Integer> preemptedByClass = new java.util.TreeMap<>();
 
-    private KueuePerfSimulation(PerfScenario scenario, long passMillis, long holdMillis, boolean jittered) throws Exception {
+    private KueuePerfSimulation(PerfScenario scenario, long passMillis, long holdMillis, boolean jittered, long seed) throws Exception {
         this.scenario = scenario;
+        this.jitter = new java.util.Random(seed);
         this.passMillis = passMillis;
         this.holdMillis = holdMillis;
         this.jittered = jittered;
@@ -69,7 +71,7 @@ public final class KueuePerfSimulation implements WorkloadStatusSink {
         boolean jittered = args.length > 4 && args[4].equals("exponential");
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int round = 1; round <= rounds; round++) {
-            KueuePerfSimulation simulation = new KueuePerfSimulation(scenario, passMillis, holdMillis, jittered);
+            KueuePerfSimulation simulation = new KueuePerfSimulation(scenario, passMillis, holdMillis, jittered, 41 + round);
             long cpuBefore = threads.getCurrentThreadCpuTime();
             long simulatedWall = simulation.run();
             double cpuMillis = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e6;
