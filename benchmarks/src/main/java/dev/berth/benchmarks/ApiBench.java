@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -104,6 +105,21 @@ final class ApiBench implements AutoCloseable {
             throw new IOException("GET " + path + " answered " + answer.statusCode() + ": " + new String(answer.body()));
         }
         return JSON.readTree(answer.body());
+    }
+
+    /** The admin may set a bare spec.priority; one workload per class shows whether the manager kept it. */
+    String priorityCheck(String namespace, List<WorkloadClass> classes) {
+        StringBuilder out = new StringBuilder("spec.priority kept:");
+        for (WorkloadClass workloadClass : classes) {
+            try {
+                int stored = get(WorkloadJson.collectionPath(namespace) + "/" + workloadClass.name() + "-0").path("spec").path("priority").asInt(-1);
+                out.append(String.format(Locale.ROOT, " %s %d (sent %d)%s", workloadClass.name(), stored, workloadClass.priority(),
+                        stored == workloadClass.priority() ? "" : " MISMATCH"));
+            } catch (Exception e) {
+                out.append(" ").append(workloadClass.name()).append(" not readable (").append(e.getMessage()).append(")");
+            }
+        }
+        return out.toString();
     }
 
     /** Opens a watch; the caller reads its lines until the server ends it. */

@@ -43,6 +43,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         long createdMillis = -1;
         long firstAdmittedMillis = -1;
         long runStartMillis = -1;
+        long finishDueRanMillis = -1;
         volatile long finishSentMillis = -1;
         long finishedMillis = -1;
         boolean running;
@@ -169,7 +170,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
             ReplayResult result = stateThread.submit(this::result).get();
             System.out.print(result.render());
             System.out.print(stateThread.submit(() -> details(watch, cpu)).get());
-            System.out.println(priorityCheck());
+            System.out.println(api.priorityCheck(scenario.topology().namespace(0), scenario.classes()));
             int refused = stateThread.submit(() -> refusedByStatus.values().stream().mapToInt(Integer::intValue).sum()).get();
             if (refused > 0) {
                 System.out.println("ERROR: " + refused + " creates refused " + refusedByStatus + "; this run measures nothing");
@@ -254,6 +255,7 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
     }
 
     private void finish(Tracked workload) {
+        workload.finishDueRanMillis = clock.millis();
         workload.finishTask = null;
         workload.finishing = true;
         String path = WorkloadJson.statusPath(workload.namespace, workload.name);
@@ -323,8 +325,18 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         List<Double> createdLag = new ArrayList<>();
         List<Double> createLatency = new ArrayList<>();
         List<Double> finishLatency = new ArrayList<>();
+        List<Double> finishTaskLag = new ArrayList<>();
+        List<Double> finishSendLag = new ArrayList<>();
+        List<Double> finishAnswerLag = new ArrayList<>();
         for (Tracked workload : workloads.values()) {
-            if (workload.finishedMillis >= 0) finishLatency.add((double) (workload.finishedMillis - workload.finishSentMillis));
+            if (workload.finishedMillis >= 0) {
+                // the run's end as the replay sees it: runtime after the watch showed it admitted
+                long runEnd = workload.runStartMillis + workload.workloadClass.runtimeMillis();
+                finishLatency.add((double) (workload.finishedMillis - workload.finishSentMillis));
+                finishTaskLag.add((double) (workload.finishDueRanMillis - runEnd));
+                finishSendLag.add((double) (workload.finishSentMillis - runEnd));
+                finishAnswerLag.add((double) (workload.finishedMillis - runEnd));
+            }
             if (workload.firstAdmittedMillis >= 0) {
                 perClass.computeIfAbsent(workload.workloadClass.name(), n -> new ArrayList<>())
                         .add((double) (workload.firstAdmittedMillis - workload.sentMillis));
@@ -341,6 +353,9 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
         out.append(sample("create answered 201 after its scheduled time", createdLag).row()).append(System.lineSeparator());
         out.append(sample("create latency (sent to 201)", createLatency).row()).append(System.lineSeparator());
         out.append(sample("finish patch latency (sent to 200)", finishLatency).row()).append(System.lineSeparator());
+        out.append(sample("finish timer fired after the run's end", finishTaskLag).row()).append(System.lineSeparator());
+        out.append(sample("finish patch sent after the run's end (timer + a free client)", finishSendLag).row()).append(System.lineSeparator());
+        out.append(sample("finish answered 200 after the run's end (quota held past the runtime)", finishAnswerLag).row()).append(System.lineSeparator());
         out.append(losses.line());
         out.append(String.format(Locale.ROOT, "Kueue's published time to admission (issue 16): %s%n", KUEUE_PUBLISHED));
         double lastCreated = createdLag.isEmpty() ? 0 : createdLag.stream().mapToDouble(Double::doubleValue).max().orElse(0);
@@ -352,22 +367,6 @@ final class ApiPerfReplay implements WorkloadWatch.Listener {
                 watch.events.get(), watch.rewatches.get(), watch.relists.get(), cpu.busyFraction() * 100, CpuSampler.loadAverage()));
         out.append(String.format(Locale.ROOT, "batch window %d ms; %d clients each for creates and finish patches%n",
                 ApiBench.batchWindow().toMillis(), clients));
-        return out.toString();
-    }
-
-    /** The admin may set a bare spec.priority; one workload per class shows whether the manager kept it. */
-    private String priorityCheck() {
-        StringBuilder out = new StringBuilder("spec.priority kept:");
-        String namespace = scenario.topology().namespace(0);
-        for (WorkloadClass workloadClass : scenario.classes()) {
-            try {
-                int stored = api.get(WorkloadJson.collectionPath(namespace) + "/" + workloadClass.name() + "-0").path("spec").path("priority").asInt(-1);
-                out.append(String.format(Locale.ROOT, " %s %d (sent %d)%s", workloadClass.name(), stored, workloadClass.priority(),
-                        stored == workloadClass.priority() ? "" : " MISMATCH"));
-            } catch (Exception e) {
-                out.append(" ").append(workloadClass.name()).append(" not readable (").append(e.getMessage()).append(")");
-            }
-        }
         return out.toString();
     }
 
