@@ -71,10 +71,10 @@ final class WorkloadLifecycle {
             entry.finishedAtMillis = finished.lastTransitionTime() == null ? writer.millis() : finished.lastTransitionTime().toEpochMilli();
             finishedInOrder.add(entry);
         } else if (entry.status.admission() != null && entry.status.isTrue(Conditions.QUOTA_RESERVED)) {
-            state.unfinishedByLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
+            joinLocalQueue(entry);
             readopt(entry);
         } else {
-            state.unfinishedByLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
+            joinLocalQueue(entry);
             queues.enqueue(entry);
         }
         queueStatus.touched(entry);
@@ -91,6 +91,10 @@ final class WorkloadLifecycle {
         queues.structureChanged();
         Condition evicted = entry.status.condition(Conditions.EVICTED);
         if (evicted != null && evicted.status()) state.evictionPending(entry, PendingEviction.fromCondition(evicted, entry.active));
+    }
+
+    private void joinLocalQueue(WorkloadEntry entry) {
+        state.unfinishedByLocalQueue.computeIfAbsent(entry.localQueueKey, k -> new LinkedHashSet<>()).add(entry);
     }
 
     private void leaveLocalQueue(WorkloadEntry entry) {
