@@ -1,6 +1,5 @@
 package dev.berth.manager.store;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -8,10 +7,6 @@ import java.util.Objects;
  * namespace is "" for cluster-scoped kinds.
  */
 public record ObjectKey(String resource, String namespace, String name) implements Comparable<ObjectKey> {
-    private static final Comparator<ObjectKey> ORDER = Comparator.comparing(ObjectKey::resource)
-            .thenComparing(ObjectKey::namespace)
-            .thenComparing(ObjectKey::name);
-
     public ObjectKey {
         Objects.requireNonNull(resource, "resource");
         namespace = namespace == null ? "" : namespace;
@@ -24,7 +19,16 @@ public record ObjectKey(String resource, String namespace, String name) implemen
 
     @Override
     public int compareTo(ObjectKey other) {
-        return ORDER.compare(this, other);
+        // by resource, namespace, name; written out (a chain of Comparator.comparing lambdas was 4.5 % of the state
+        // thread in the API replay, every store lookup being a TreeMap descent)
+        int byResource = compareField(resource, other.resource);
+        if (byResource != 0) return byResource;
+        int byNamespace = compareField(namespace, other.namespace);
+        return byNamespace != 0 ? byNamespace : compareField(name, other.name);
+    }
+
+    private static int compareField(String mine, String theirs) {
+        return mine == theirs ? 0 : mine.compareTo(theirs);
     }
 
     @Override
