@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * The one writer of a stored Workload's status. The admission controller hands it its part (a
  * {@link WorkloadStatus}), the dispatcher its part (a change of {@link DispatchParts}); each write
  * reads the stored status, puts that one part in (see {@link WorkloadStatusJson}) and writes the
- * whole status once, under the resourceVersion it read. Should anyone else have written the status
- * in between (another thread, the API, another replica), the write conflicts and is made again on
- * what is stored now: no part overwrites another's, and no field someone else wrote is lost.
+ * whole status once, under the resourceVersion it read, unless that changed nothing. Should anyone
+ * else have written the status in between (another thread, the API, another replica), the write
+ * conflicts and is made again on what is stored now: no part overwrites another's, and no field
+ * someone else wrote is lost.
  */
 final class WorkloadStatusStore {
     private static final Logger log = LoggerFactory.getLogger(WorkloadStatusStore.class);
@@ -41,7 +42,13 @@ final class WorkloadStatusStore {
      * throws, so the controller undoes the change it was applying.
      */
     void writeAdmission(WorkloadKey key, WorkloadStatus admission) {
-        write(key, workload -> Optional.of(WorkloadStatusJson.withAdmission(workload.path("status"), admission, workload)));
+        // a status that is already stored is not written again (the API server's no-op update: no new resourceVersion,
+        // no watch event): a finish the user patched in is the controller's Finished part as it would write it
+        write(key, workload -> {
+            JsonNode current = workload.path("status");
+            ObjectNode next = WorkloadStatusJson.withAdmission(current, admission, workload);
+            return next.equals(current) ? Optional.empty() : Optional.of(next);
+        });
     }
 
     /**
