@@ -119,7 +119,7 @@ public final class ObjectService {
             StoredSizeLimit.check(admitted, type, name);
             StoredObject stored = store.create(path.key(), admitted);
             hooks.stored(stored);
-            return new Outcome(shaped(stored, collection), warnings);
+            return new Outcome(reply(stored, collection), warnings);
         } catch (AlreadyExistsException e) {
             throw ApiException.alreadyExists(type, e.key().name());
         }
@@ -169,7 +169,7 @@ public final class ObjectService {
         hooks.stored(stored);
         if (NamespaceLifecycle.isNamespaces(path.type()) && !dryRun) new NamespaceTermination(store, registry, this::hooks,
                 clock).finishIfReleased(path.type(), stored);
-        return new Outcome(shaped(stored, path), warnings);
+        return new Outcome(reply(stored, path), warnings);
     }
 
     /** RFC 7386 merge patch of the whole object; a metadata.resourceVersion in the patch is a precondition. */
@@ -225,12 +225,10 @@ public final class ObjectService {
         } catch (InvalidObjectException e) {
             throw ApiException.of(e, path.type(), path.name());
         }
-        ObjectNode withStatus = existing.object();
-        withStatus.set("status", admitted);
-        StoredSizeLimit.check(withStatus, path.type(), path.name());
+        StoredSizeLimit.check(StoredShape.withStatusForSize(existing, admitted), path.type(), path.name());
         StoredObject stored = write(path, () -> store.replaceStatus(path.key(), admitted, resourceVersion(body)));
         hooks.statusStored(stored);
-        return new Outcome(shaped(stored, path), List.of());
+        return new Outcome(reply(stored, path), List.of());
     }
 
     /** RFC 7386 merge patch applied to the object; only the resulting status is written. */
@@ -362,19 +360,12 @@ public final class ObjectService {
 
     /** The stored object as the request's version names it. */
     private ObjectNode shaped(StoredObject stored, ResourcePath path) {
-        ObjectNode object = stored.object();
-        if (!registry.hooks(path.type()).readable()) {
-            object.remove("data");
-            object.remove("stringData");
-        }
-        ObjectNode shaped = NODES.objectNode();
-        shaped.put("apiVersion", path.apiVersion());
-        shaped.put("kind", object.path("kind").asText(path.type().kind()));
-        object.remove("apiVersion");
-        object.remove("kind");
-        shaped.setAll(object);
-        if (path.kueueV1beta1()) ApiVersionConverter.toV1beta1(shaped);
-        return shaped;
+        return StoredShape.mutable(stored, path, registry.hooks(path.type()).readable());
+    }
+
+    /** As {@link #shaped}, for a write's reply: shares the stored version's read-only tree ({@link StoredShape#forReply}). */
+    private ObjectNode reply(StoredObject stored, ResourcePath path) {
+        return StoredShape.forReply(stored, path, registry.hooks(path.type()).readable());
     }
 
     private static String resourceVersion(ObjectNode body) {

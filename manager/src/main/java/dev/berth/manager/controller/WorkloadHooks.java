@@ -1,5 +1,6 @@
 package dev.berth.manager.controller;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.core.AdmissionCheckBackoff;
@@ -73,7 +74,8 @@ final class WorkloadHooks implements ObjectHooks {
     public void statusStored(StoredObject object) {
         WorkloadKey key = WorkloadKey.of(object.key().namespace(), object.key().name());
         WorkloadStatus current = state.controller.statusOf(key);
-        ObjectNode statusNode = object.object().path("status").isObject() ? (ObjectNode) object.object().get("status") : null;
+        JsonNode stored = object.readOnlyObject().path("status"); // only read: parsed into a WorkloadStatus
+        ObjectNode statusNode = stored instanceof ObjectNode status ? status : null;
         if (current == null || statusNode == null) return;
         WorkloadStatus written = StatusJson.parseWorkloadStatus(statusNode);
         for (AdmissionCheckState check : written.admissionChecks()) {
