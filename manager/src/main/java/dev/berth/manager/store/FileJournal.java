@@ -16,15 +16,21 @@ import org.slf4j.LoggerFactory;
  * write is acknowledged, or, inside a group ({@link ObjectStore#inOneSync}), once for every write of the
  * group before the group ends (group commit: the group's writes are acknowledged only after that). The
  * journal is one sequential file, so one force covers every append before it (Secrets' values
- * encrypted first when encryption at rest is configured; a
- * compaction rewrites every Secret with the current write key). Past compactAfterBytes it first writes a snapshot of the table (temp
- * file, force, atomic rename) and starts an empty journal.
+ * encrypted first when encryption at rest is configured; a compaction rewrites every Secret with the
+ * current write key).
+ *
+ * <p>Past compactAfterBytes it compacts in the background, as etcd and Redis rewrite their logs: the
+ * full journal is forced and set aside ({@link #previousJournalFile}), an empty one takes the next
+ * appends at once, and another thread writes a snapshot of the table as it stood (its objects are
+ * immutable versions) and then deletes the set-aside journal. Writes never wait for the snapshot (at
+ * 20,000 objects it took the state thread 0.3 to 0.8 s). Recovery reads the snapshot, then the set-aside
+ * journal if a crash left it, then the journal, skipping what the snapshot already holds.
  */
 final class FileJournal implements WriteLog {
     private static final Logger log = LoggerFactory.getLogger(FileJournal.class);
 
     private final Path directory;
-    private final FileChannel channel;
+    private FileChannel channel;
     private final long compactAfterBytes;
     private final StorageTransformer transformer;
     private boolean broken;
@@ -32,6 +38,9 @@ final class FileJournal implements WriteLog {
     private int groupDepth;
     private boolean unforcedInGroup;
     private long forces;
+    /** The snapshot being written in the background, or null; its end deletes the set-aside journal. */
+    private java.util.concurrent.Future<?> compaction;
+    private java.util.concurrent.ExecutorService compactor;
 
     FileJournal(Path directory, FileChannel channel, long compactAfterBytes, StorageTransformer transformer) {
         this.directory = directory;
@@ -52,15 +61,17 @@ final class FileJournal implements WriteLog {
         return directory.resolve("snapshot.tmp");
     }
 
+    /** The full journal set aside while its snapshot is written; gone once the snapshot is. */
+    static Path previousJournalFile(Path directory) {
+        return directory.resolve("journal.prev.log");
+    }
+
     @Override
     public void append(WriteRecord record, ObjectTable table) {
         if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
         try {
             long end = channel.size();
-            if (end >= compactAfterBytes) {
-                compact(table);
-                end = channel.size();
-            }
+            if (end >= compactAfterBytes && startCompaction(table)) end = channel.size();
             try {
                 writeFully(JournalFormat.encode(record, transformer), end);
                 if (FileObjectStore.BEST_EFFORT_RESOURCES.contains(record.key().resource())) {
@@ -103,24 +114,77 @@ final class FileJournal implements WriteLog {
         }
     }
 
-    /** Writes the table as a snapshot and empties the journal. Called with the table's lock held. */
-    void compact(ObjectTable table) throws IOException {
-        long started = System.nanoTime();
-        Path temp = snapshotTempFile(directory);
-        int count = 0;
-        try (FileChannel snapshot = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING), PrivateFiles.fileAttributes(directory))) {
-            write(snapshot, JournalFormat.encodeSnapshotHeader(table.revision()));
-            for (StoredObject object : table.all()) {
-                write(snapshot, JournalFormat.encode(new WriteRecord(WriteRecord.Op.PUT, object), transformer));
-                count++;
-            }
-            snapshot.force(true);
+    /**
+     * Sets the full journal aside and starts the snapshot in the background; false when one is still being written,
+     * or an earlier one failed and left its set-aside journal (the journal then keeps growing; recovery reads both).
+     * Called with the table's lock held.
+     */
+    private boolean startCompaction(ObjectTable table) throws IOException {
+        if ((compaction != null && !compaction.isDone()) || Files.exists(previousJournalFile(directory))) return false;
+        channel.force(true); // every append so far durable in the file set aside, an open group's too
+        channel.close();
+        try {
+            Files.move(journalFile(directory), previousJournalFile(directory), StandardCopyOption.ATOMIC_MOVE);
+            channel = FileChannel.open(journalFile(directory), java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
+        } catch (IOException e) {
+            broken = true;
+            log.atError().setMessage("could not set the journal aside for a compaction; refusing further writes")
+                    .addKeyValue("directory", directory).setCause(e).log();
+            throw e;
         }
-        Files.move(temp, snapshotFile(directory), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceDirectory();
+        SnapshotWriter.forceDirectory(directory);
+        java.util.List<StoredObject> objects = table.all();
+        long revision = table.revision();
+        if (compactor == null) compactor = java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "berth-store-compaction");
+            thread.setDaemon(true);
+            return thread;
+        });
+        compaction = compactor.submit(() -> writeSnapshotAndDropPrevious(objects, revision));
+        return true;
+    }
+
+    private void writeSnapshotAndDropPrevious(java.util.List<StoredObject> objects, long revision) {
+        long started = System.nanoTime();
+        try {
+            int count = SnapshotWriter.write(directory, objects, revision, transformer);
+            Files.deleteIfExists(previousJournalFile(directory));
+            SnapshotWriter.forceDirectory(directory);
+            log.atInfo().setMessage("compacted object journal in the background").addKeyValue("directory", directory)
+                    .addKeyValue("objects", count).addKeyValue("revision", revision)
+                    .addKeyValue("millis", (System.nanoTime() - started) / 1_000_000).log();
+        } catch (IOException | RuntimeException e) {
+            log.atError().setMessage("background compaction failed; the set-aside journal is kept and read at recovery")
+                    .addKeyValue("directory", directory).setCause(e).log();
+        }
+    }
+
+    /** Waits for a background compaction to end (bounded); called with the table's lock held, or at close. */
+    private void awaitCompaction() {
+        java.util.concurrent.Future<?> running = compaction;
+        if (running == null) return;
+        try {
+            running.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.atWarn().setMessage("background compaction did not end").addKeyValue("directory", directory).setCause(e).log();
+        }
+    }
+
+    /**
+     * Writes the table as a snapshot and empties the journal, now, after any background compaction; the set-aside
+     * journal, if one was left, goes too (the snapshot holds everything). Called with the table's lock held.
+     */
+    void compact(ObjectTable table) throws IOException {
+        awaitCompaction();
+        long started = System.nanoTime();
+        int count = SnapshotWriter.write(directory, table.all(), table.revision(), transformer);
         channel.truncate(0);
         channel.force(true);
+        Files.deleteIfExists(previousJournalFile(directory));
+        SnapshotWriter.forceDirectory(directory);
         log.atInfo().setMessage("compacted object journal")
                 .addKeyValue("directory", directory)
                 .addKeyValue("objects", count)
@@ -145,6 +209,8 @@ final class FileJournal implements WriteLog {
 
     @Override
     public void close() {
+        awaitCompaction();
+        if (compactor != null) compactor.shutdown();
         try {
             channel.close();
         } catch (IOException e) {
@@ -158,11 +224,6 @@ final class FileJournal implements WriteLog {
         while (buffer.hasRemaining()) at += channel.write(buffer, at);
     }
 
-    private static void write(FileChannel target, byte[] bytes) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) target.write(buffer);
-    }
-
     private void undoPartialAppend(long end) {
         try {
             channel.truncate(end);
@@ -171,15 +232,6 @@ final class FileJournal implements WriteLog {
             broken = true;
             log.atError().setMessage("journal append failed and could not be undone; refusing further writes")
                     .addKeyValue("directory", directory).setCause(e).log();
-        }
-    }
-
-    private void forceDirectory() {
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            log.atDebug().setMessage("cannot force directory; rename durability left to the file system")
-                    .addKeyValue("directory", directory).log();
         }
     }
 }

@@ -63,13 +63,18 @@ public final class FileObjectStore extends TableBackedStore {
             lockChannel = lock(directory);
             PrivateFiles.restrictIfPresent(FileJournal.snapshotFile(directory));
             PrivateFiles.restrictIfPresent(FileJournal.journalFile(directory));
+            PrivateFiles.restrictIfPresent(FileJournal.previousJournalFile(directory));
             ObjectTable table = new ObjectTable(clock);
             long snapshotRevision = loadSnapshot(directory, table, transformer);
-            replayJournal(directory, table, snapshotRevision, transformer);
+            // a journal set aside for a compaction that did not finish comes first: its writes precede the journal's
+            boolean setAside = Files.exists(FileJournal.previousJournalFile(directory));
+            replayJournal(directory, FileJournal.previousJournalFile(directory), table, snapshotRevision, transformer);
+            replayJournal(directory, FileJournal.journalFile(directory), table, snapshotRevision, transformer);
             FileChannel channel = FileChannel.open(FileJournal.journalFile(directory), java.util.Set.of(
                     StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
             FileJournal journal = new FileJournal(directory, channel, compactAfterBytes, transformer);
             table.logTo(journal);
+            if (setAside) journal.compact(table); // one snapshot of everything; the set-aside journal goes
             log.atInfo().setMessage("opened object store")
                     .addKeyValue("directory", directory)
                     .addKeyValue("revision", table.revision())
@@ -152,9 +157,8 @@ public final class FileObjectStore extends TableBackedStore {
         return revision;
     }
 
-    private static void replayJournal(Path directory, ObjectTable table, long snapshotRevision, StorageTransformer transformer)
+    private static void replayJournal(Path directory, Path file, ObjectTable table, long snapshotRevision, StorageTransformer transformer)
             throws IOException {
-        Path file = FileJournal.journalFile(directory);
         if (!Files.exists(file)) return;
         JournalFormat.Decoded decoded = JournalFormat.decode(Files.readAllBytes(file));
         for (JournalFormat.Entry entry : decoded.entries()) {
