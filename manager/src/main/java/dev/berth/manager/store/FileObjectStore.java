@@ -102,10 +102,12 @@ public final class FileObjectStore extends TableBackedStore {
 
     /** The journal's current size in bytes. */
     public long journalBytes() {
-        try {
-            return journal.size();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        synchronized (table) { // a compaction swaps the journal's file under the table's lock
+            try {
+                return journal.size();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
