@@ -23,9 +23,7 @@ final class StoredShape {
             object.remove("data");
             object.remove("stringData");
         }
-        ObjectNode shaped = NODES.objectNode();
-        shaped.put("apiVersion", path.apiVersion());
-        shaped.put("kind", object.path("kind").asText(path.type().kind()));
+        ObjectNode shaped = header(object, path);
         object.remove("apiVersion");
         object.remove("kind");
         shaped.setAll(object);
@@ -41,12 +39,18 @@ final class StoredShape {
     static ObjectNode forReply(StoredObject stored, ResourcePath path, boolean readable) {
         if (!readable || path.kueueV1beta1()) return mutable(stored, path, readable);
         ObjectNode object = stored.readOnlyObject();
-        ObjectNode shaped = NODES.objectNode();
-        shaped.put("apiVersion", path.apiVersion());
-        shaped.put("kind", object.path("kind").asText(path.type().kind()));
+        ObjectNode shaped = header(object, path);
         for (Map.Entry<String, JsonNode> field : object.properties()) {
             if (!field.getKey().equals("apiVersion") && !field.getKey().equals("kind")) shaped.set(field.getKey(), field.getValue());
         }
+        return shaped;
+    }
+
+    /** A new object holding the path's apiVersion and the stored kind, first, as a GET shows them. */
+    private static ObjectNode header(ObjectNode stored, ResourcePath path) {
+        ObjectNode shaped = NODES.objectNode();
+        shaped.put("apiVersion", path.apiVersion());
+        shaped.put("kind", stored.path("kind").asText(path.type().kind()));
         return shaped;
     }
 

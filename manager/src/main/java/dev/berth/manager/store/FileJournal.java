@@ -8,6 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,8 +47,8 @@ final class FileJournal implements WriteLog {
     private boolean unforcedInGroup;
     private long forces;
     /** The snapshot being written in the background, or null; its end deletes the set-aside journal. */
-    private java.util.concurrent.Future<?> compaction;
-    private java.util.concurrent.ExecutorService compactor;
+    private Future<?> compaction;
+    private ExecutorService compactor;
 
     FileJournal(Path directory, FileChannel channel, long compactAfterBytes, StorageTransformer transformer) {
         this.directory = directory;
@@ -125,7 +133,7 @@ final class FileJournal implements WriteLog {
         channel.close();
         try {
             Files.move(journalFile(directory), previousJournalFile(directory), StandardCopyOption.ATOMIC_MOVE);
-            channel = FileChannel.open(journalFile(directory), java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            channel = FileChannel.open(journalFile(directory), Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
         } catch (IOException e) {
             broken = true;
@@ -134,9 +142,9 @@ final class FileJournal implements WriteLog {
             throw e;
         }
         SnapshotWriter.forceDirectory(directory);
-        java.util.List<StoredObject> objects = table.all();
+        List<StoredObject> objects = table.all();
         long revision = table.revision();
-        if (compactor == null) compactor = java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
+        if (compactor == null) compactor = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "berth-store-compaction");
             thread.setDaemon(true);
             return thread;
@@ -145,7 +153,7 @@ final class FileJournal implements WriteLog {
         return true;
     }
 
-    private void writeSnapshotAndDropPrevious(java.util.List<StoredObject> objects, long revision) {
+    private void writeSnapshotAndDropPrevious(List<StoredObject> objects, long revision) {
         long started = System.nanoTime();
         try {
             int count = SnapshotWriter.write(directory, objects, revision, transformer);
@@ -162,13 +170,13 @@ final class FileJournal implements WriteLog {
 
     /** Waits for a background compaction to end (bounded); called with the table's lock held, or at close. */
     private void awaitCompaction() {
-        java.util.concurrent.Future<?> running = compaction;
+        Future<?> running = compaction;
         if (running == null) return;
         try {
-            running.get(5, java.util.concurrent.TimeUnit.MINUTES);
+            running.get(5, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.atWarn().setMessage("background compaction did not end").addKeyValue("directory", directory).setCause(e).log();
         }
     }
