@@ -118,9 +118,7 @@ public final class ChangeFeedStore implements ObjectStore {
         StoredObject deleted = store.delete(key);
         if (listeners.isEmpty() && durableListeners.isEmpty()) return deleted;
         long revision = store.revision();
-        ObjectNode object = deleted.object();
-        object.with("metadata").put("resourceVersion", Long.toString(revision));
-        published(StoreChange.Type.DELETED, StoredObject.owning(key, revision, object));
+        published(StoreChange.Type.DELETED, StoredObject.owning(key, revision, ObjectStamping.restamped(deleted.readOnlyObject(), revision)));
         return deleted;
     }
 

@@ -53,20 +53,44 @@ final class ObjectStamping {
         metadata.put("generation", specChanged(existing, object) ? generation + 1 : generation);
         metadata.put("resourceVersion", Long.toString(revision));
         object.remove("status");
-        if (existing.has("status")) object.set("status", existing.get("status").deepCopy());
+        if (existing.has("status")) object.set("status", existing.get("status")); // shared: both are stored versions
         return object;
     }
 
-    /** {@code existing} is only read (it may be the stored version's shared tree); {@code status} is copied. */
+    /**
+     * {@code existing} is only read (it may be the stored version's shared tree); {@code status} is copied. The
+     * result shares every field but metadata and status with {@code existing}: both are stored versions, never
+     * changed, so a status write copies the status and the metadata's top level, not the spec (a Workload's pod
+     * templates made the deep copy a tenth of the state thread's time under Kueue's baseline replay).
+     */
     ObjectNode statusReplaced(ObjectNode existing, JsonNode status, long revision) {
-        ObjectNode object = existing.deepCopy();
-        metadata(object).put("resourceVersion", Long.toString(revision));
+        ObjectNode object = restamped(existing, revision);
         if (status == null || status.isNull() || status.isMissingNode()) {
             object.remove("status");
         } else {
             object.set("status", status.deepCopy());
         }
         return object;
+    }
+
+    /**
+     * A stored object at a new resourceVersion: a new top level and a new metadata top level, every other node
+     * shared with {@code stored}, which must be a stored version's tree (never changed) and is only read.
+     */
+    static ObjectNode restamped(ObjectNode stored, long revision) {
+        ObjectNode object = stored.objectNode();
+        for (Map.Entry<String, JsonNode> field : stored.properties()) {
+            object.set(field.getKey(), field.getKey().equals("metadata") ? shallowCopy(field.getValue()) : field.getValue());
+        }
+        metadata(object).put("resourceVersion", Long.toString(revision));
+        return object;
+    }
+
+    private static JsonNode shallowCopy(JsonNode node) {
+        if (!(node instanceof ObjectNode fields)) return node;
+        ObjectNode copy = fields.objectNode();
+        for (Map.Entry<String, JsonNode> field : fields.properties()) copy.set(field.getKey(), field.getValue());
+        return copy;
     }
 
     /** The spec, or for spec-less kinds every top-level field but apiVersion, kind, metadata and status. */

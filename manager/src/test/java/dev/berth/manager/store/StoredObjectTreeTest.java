@@ -82,6 +82,50 @@ class StoredObjectTreeTest {
     }
 
     @Test
+    void aStatusWriteSharesTheUnchangedFieldsWithTheVersionBeforeAndChangesNeither() {
+        StoredObject first = store.create(KEY, queue(1));
+        String firstJson = json(first);
+        StoredObject second = store.replaceStatus(KEY, JSON.createObjectNode().put("phase", "Active"), null);
+        StoredObject third = store.replaceStatus(KEY, JSON.createObjectNode().put("phase", "Done"), null);
+
+        assertThat(second.readOnlyObject().get("spec")).isSameAs(first.readOnlyObject().get("spec"));
+        assertThat(third.readOnlyObject().path("metadata").get("labels")).isSameAs(first.readOnlyObject().path("metadata").get("labels"));
+        assertThat(json(first)).isEqualTo(firstJson);
+        for (StoredObject version : new StoredObject[] {first, second, third}) {
+            assertSameNodes(version.readOnlyObject(), parsed(version));
+            assertThat(version.readOnlyObject().path("metadata").path("resourceVersion").asText())
+                    .isEqualTo(Long.toString(version.resourceVersion()));
+        }
+        // the fields keep their order: a status written in place, not moved to the end
+        assertThat(json(third)).startsWith("{\"apiVersion\":\"kueue.x-k8s.io/v1beta2\",\"kind\":\"ClusterQueue\",\"metadata\":{\"name\":\"a\"")
+                .endsWith("\"status\":{\"phase\":\"Done\"}}");
+        StoredObject removed = store.replaceStatus(KEY, null, null);
+        assertThat(removed.readOnlyObject().has("status")).isFalse();
+        assertThat(third.readOnlyObject().path("status").path("phase").asText()).isEqualTo("Done");
+    }
+
+    @Test
+    void aDeleteTellsWatchersTheLastVersionAtTheDeletesRevisionAndLeavesThatVersionAlone() {
+        ChangeFeedStore feed = new ChangeFeedStore(store);
+        java.util.List<StoreChange> heard = new java.util.ArrayList<>();
+        feed.listen(heard::add);
+        feed.create(KEY, queue(1));
+        StoredObject last = feed.replaceStatus(KEY, JSON.createObjectNode().put("phase", "Active"), null);
+        String lastJson = json(last);
+
+        assertThat(feed.delete(KEY)).isEqualTo(last);
+
+        StoredObject deleted = heard.get(heard.size() - 1).object();
+        assertThat(deleted.resourceVersion()).isEqualTo(store.revision()).isGreaterThan(last.resourceVersion());
+        ObjectNode expected = parsed(last);
+        expected.with("metadata").put("resourceVersion", Long.toString(store.revision()));
+        assertSameNodes(deleted.readOnlyObject(), expected);
+        assertSameNodes(deleted.object(), parsed(deleted));
+        assertThat(json(last)).isEqualTo(lastJson);
+        assertThat(last.readOnlyObject()).isEqualTo(parsed(last));
+    }
+
+    @Test
     void aKeptTreeIsNodeForNodeTheParseOfTheBytes() {
         JsonNodeFactory nodes = JsonNodeFactory.instance;
         ObjectNode odd = queue(1);
