@@ -78,19 +78,10 @@ final class ObjectStamping {
      * shared with {@code stored}, which must be a stored version's tree (never changed) and is only read.
      */
     static ObjectNode restamped(ObjectNode stored, long revision) {
-        ObjectNode object = stored.objectNode();
-        for (Map.Entry<String, JsonNode> field : stored.properties()) {
-            object.set(field.getKey(), field.getKey().equals("metadata") ? shallowCopy(field.getValue()) : field.getValue());
-        }
+        ObjectNode object = stored.objectNode().setAll(stored);
+        if (stored.get("metadata") instanceof ObjectNode metadata) object.set("metadata", metadata.objectNode().setAll(metadata));
         metadata(object).put("resourceVersion", Long.toString(revision));
         return object;
-    }
-
-    private static JsonNode shallowCopy(JsonNode node) {
-        if (!(node instanceof ObjectNode fields)) return node;
-        ObjectNode copy = fields.objectNode();
-        for (Map.Entry<String, JsonNode> field : fields.properties()) copy.set(field.getKey(), field.getValue());
-        return copy;
     }
 
     /** The spec, or for spec-less kinds every top-level field but apiVersion, kind, metadata and status. */
