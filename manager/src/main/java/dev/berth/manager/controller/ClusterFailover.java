@@ -140,7 +140,8 @@ final class ClusterFailover {
         } else if (command instanceof ExpireLease expire) {
             expireLease(expire);
         } else if (command instanceof AdvanceFences) {
-            fences.advance(dispatcher.clusters, events, fenceChanged::add);
+            WorkerClusters clusters = dispatcher.clusters;
+            fences.advance(clusters, cluster -> decision.fenceHealth(cluster, clusters.health(cluster).health()), events, fenceChanged::add);
             fenceChanged.forEach(dispatcher::fenceChanged);
         } else if (command instanceof Reschedule) {
             state.reschedule();

@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.clusters.WorkerClusters;
+import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.FenceCommand;
 import dev.berth.manager.dispatch.FenceCommand.CreateSuperseded;
 import dev.berth.manager.dispatch.FenceCommand.DeleteAndList;
@@ -20,6 +21,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,8 +98,9 @@ final class OldAttemptFences {
      * One round, every poll ({@link FenceDecision#advance}): lifts the fences the gate lets go (events receives the cluster
      * event), deletes-and-lists again for the others; {@code changed} receives each workload to place again.
      */
-    void advance(WorkerClusters clusters, ClusterActionEvents events, Consumer<WorkloadKey> changed) {
-        decision.advance(cluster -> clusters.health(cluster).health(), cluster -> clusters.calls(cluster).isPresent(), clock.instant(),
+    void advance(WorkerClusters clusters, Function<String, ClusterHealth> health, ClusterActionEvents events,
+            Consumer<WorkloadKey> changed) {
+        decision.advance(health, cluster -> clusters.calls(cluster).isPresent(), clock.instant(),
                 command -> run(command, clusters, events, changed));
     }
 

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>A workload whose every copy is on a cluster lost for longer than workerLostTimeout, and past the last lease stamp
  *   sent there plus lease and margin ({@link LostClusterPolicy}), is recorded ClusterLost in its history, counted, fenced
- *   on each cluster whose agent is lost but whose API answers (its pods may run on), abandoned and evicted.</li>
+ *   on each cluster whose agent is lost, or was last seen lost before its API stopped answering (its pods may run on),
+ *   abandoned and evicted.</li>
  *   <li>A drain expires the lease of each attempt on the cluster on purpose, so its agent stops it; a copy of an attempt
  *   that has copies elsewhere and no winner is dropped and deleted instead. A drained copy reported stopped is abandoned
  *   and its workload evicted (ClusterDrained). An expiry that did not reach the cluster is tried again at the next poll.</li>
@@ -57,6 +58,11 @@ public final class FailoverDecision {
     private final LostClusterPolicy lostPolicy;
     /** Clusters currently lost, so that ClusterLost is recorded once per loss. */
     private final Set<String> lostClusters = new HashSet<>();
+    /**
+     * Clusters whose agent was last seen lost: an API that answered without a fresh heartbeat. An Unreachable assessment
+     * afterwards says nothing of the agent, so it keeps the mark; only a fresh heartbeat (Healthy or Degraded) lifts it.
+     */
+    private final Set<String> agentLastSeenLost = new HashSet<>();
 
     public FailoverDecision(FailoverOptions options) {
         this.options = options;
@@ -74,7 +80,18 @@ public final class FailoverDecision {
         } else if (!health.health().lost()) {
             lostClusters.remove(cluster);
         }
+        if (health.health() == ClusterHealth.AGENT_LOST) agentLastSeenLost.add(cluster);
+        else if (!health.health().lost()) agentLastSeenLost.remove(cluster);
         return commands;
+    }
+
+    /**
+     * The health that the fences on a cluster's old attempts go by: Unreachable after the agent was seen lost stays
+     * AgentLost, for no agent is known to stop its copy when the lease runs out (the partition path's assumption); the
+     * pods must be seen gone, or the wait run out ({@link RedispatchGate}).
+     */
+    public ClusterHealth fenceHealth(String cluster, ClusterHealth health) {
+        return health == ClusterHealth.UNREACHABLE && agentLastSeenLost.contains(cluster) ? ClusterHealth.AGENT_LOST : health;
     }
 
     /** Whether the attempt's lease on a cluster lost since {@code lostSince} (null: not lost) is still renewed ({@link LostClusterPolicy#keepRenewing}). */
@@ -120,9 +137,9 @@ public final class FailoverDecision {
         String message = LostClusterPolicy.message(cluster, clusters.health(cluster), clusters.lostSince(cluster), options.workerLostTimeout());
         out.accept(new RecordHistory(key, attempt, cluster, Conditions.Reasons.CLUSTER_LOST, message));
         out.accept(new CountFailover(key, cluster));
-        // where the agent is lost but the API answers, the old pods may run on (no agent enforces the lease): fenced first
+        // where the agent is lost, or was last seen lost, the old pods may run on (no agent enforces the lease): fenced first
         for (String on : List.copyOf(attempt.clusters())) {
-            if (clusters.health(on).health() != ClusterHealth.AGENT_LOST) continue;
+            if (fenceHealth(on, clusters.health(on).health()) != ClusterHealth.AGENT_LOST) continue;
             out.accept(new FenceOldPods(key, on, attempt.id(), attempt.leaseGoneAt(on, options.leaseMargin(), now)));
         }
         out.accept(new Abandon(key, attempt, "cluster lost"));

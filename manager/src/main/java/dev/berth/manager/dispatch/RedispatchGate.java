@@ -13,7 +13,9 @@ import java.time.Instant;
  *   (one poll apart) found none running, so a pod a controller created between the deletion and the
  *   first listing is caught by the second;</li>
  *   <li>the cluster's API stopped answering (Unreachable) and the old attempt's lease has surely run
- *   out: the partition path, where the agent stops its own copy;</li>
+ *   out: the partition path, where the agent stops its own copy. The health given is the fences' one
+ *   ({@link FailoverDecision#fenceHealth}): a cluster whose agent was last seen lost arrives as
+ *   AgentLost, never Unreachable, for no agent is known to stop its copy there;</li>
  *   <li>the wait is bounded: after maxWait the workload goes anyway, and says so.</li>
  * </ol>
  * Otherwise it waits, with a message that says for what.

@@ -94,6 +94,23 @@ class DispatchScenarioFailoverTest {
                     assertThat(s.createdOn("job-1")).containsExactly("a", "b");
                     assertThat(s.holds("job-1")).isEmpty();
                 }),
+                row("A dead or frozen agent: the manager fences its pods (drill 1, seen in CI on 43a4691)",
+                        "an agent seen lost whose cluster then stops answering still fences its pods: no partition path", s -> {
+                    s.drillSettings().clusters("a", "b").start();
+                    s.submit("job-1", 2).report("a", "job-1", "Running").advance(Duration.ofSeconds(3));
+                    s.cluster("a").agentAlive(false).livePods(s.workload("job-1"), 1);
+                    s.advance(Duration.ofSeconds(6)); // the agent is lost after 4 s; its API still answers
+                    s.cluster("a").partitioned(true);
+                    s.advance(Duration.ofSeconds(12)); // evicted while Unreachable, 10 s after the loss began
+                    assertThat(s.createdOn("job-1")).as("the dead agent cannot stop its copy: no redispatch on the lease alone")
+                            .containsExactly("a");
+                    assertThat(s.holds("job-1")).singleElement().satisfies(h -> assertThat(h.unconfirmedCreate()).isFalse());
+                    s.cluster("a").partitioned(false).livePods(s.workload("job-1"), 0);
+                    s.advance(Duration.ofSeconds(3));
+                    assertThat(s.verbs("a", "job-1")).contains("fence");
+                    assertThat(s.createdOn("job-1")).containsExactly("a", "b");
+                    assertThat(s.holds("job-1")).isEmpty();
+                }),
                 row("Operator actions: drain", "the copy's lease is expired on purpose; the new copy is created only after the old one reports Stopped", s -> {
                     s.clusters("a", "b").start();
                     s.submit("job-1", 2).report("a", "job-1", "Running").advance(Duration.ofSeconds(2));

@@ -178,6 +178,40 @@ class FailoverDecisionTest {
     }
 
     @Test
+    void aClusterWhoseAgentWasSeenLostBeforeItsApiStoppedAnsweringIsStillFencedAtEviction() {
+        DispatchAttempt attempt = sentTo(KEY, "east");
+        decision.healthChanged("east", AGENT_LOST, T0.plusSeconds(1));
+        decision.healthChanged("east", UNREACHABLE, T0.plusSeconds(1));
+        clusters.lost("east", UNREACHABLE, T0.plusSeconds(1));
+
+        List<FailoverCommand> commands = poll(T0.plusSeconds(11));
+
+        assertThat(commands).contains(new FenceOldPods(KEY, "east", attempt.id(), T0.plusSeconds(6 + 1)));
+        assertThat(decision.fenceHealth("east", ClusterHealth.UNREACHABLE)).isEqualTo(ClusterHealth.AGENT_LOST);
+    }
+
+    @Test
+    void aFreshHeartbeatEndsTheAgentsLossSoALaterPartitionTakesThePartitionPath() {
+        sentTo(KEY, "east");
+        decision.healthChanged("east", AGENT_LOST, T0);
+        decision.healthChanged("east", DEGRADED, null);
+        decision.healthChanged("east", UNREACHABLE, T0.plusSeconds(1));
+        clusters.lost("east", UNREACHABLE, T0.plusSeconds(1));
+
+        assertThat(poll(T0.plusSeconds(11))).noneMatch(FenceOldPods.class::isInstance);
+        assertThat(decision.fenceHealth("east", ClusterHealth.UNREACHABLE)).isEqualTo(ClusterHealth.UNREACHABLE);
+    }
+
+    @Test
+    void theAgentsLossIsKeptPerClusterAndNeverChangesAnAnsweringClustersHealth() {
+        decision.healthChanged("east", AGENT_LOST, T0);
+
+        assertThat(decision.fenceHealth("west", ClusterHealth.UNREACHABLE)).isEqualTo(ClusterHealth.UNREACHABLE);
+        assertThat(decision.fenceHealth("east", ClusterHealth.HEALTHY)).isEqualTo(ClusterHealth.HEALTHY);
+        assertThat(decision.fenceHealth("east", ClusterHealth.AGENT_LOST)).isEqualTo(ClusterHealth.AGENT_LOST);
+    }
+
+    @Test
     void renewalOnALostClusterStopsOnceLostSincePlusTimeoutMinusLeaseAndMarginIsNoLongerAhead() {
         DispatchAttempt attempt = sentTo(KEY, "east");
         Instant lostSince = T0.plusSeconds(1);
