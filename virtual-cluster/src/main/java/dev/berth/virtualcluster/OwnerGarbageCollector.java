@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The garbage collection the mock API server does not do: deletes Pods, Jobs, JobSets, Kubeflow jobs and serving objects
  * whose owner (a Job, JobSet, PyTorchJob, MPIJob, Deployment, StatefulSet, LeaderWorkerSet or RemoteWorkload) no longer exists. Children are listed before owners, so
- * an owner created after the children's list cannot be missed.
+ * an owner created after the children's list cannot be missed; each is deleted with its listed resourceVersion as
+ * precondition, so a child created under the same name after the listing cannot be deleted in its place.
  */
 final class OwnerGarbageCollector {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerGarbageCollector.class);
@@ -70,9 +71,15 @@ final class OwnerGarbageCollector {
         }
     }
 
+    /**
+     * Deletes the child listed, and only it: with its resourceVersion as precondition, as kube's garbage collector
+     * deletes with the listed uid, so that an object created under the same name since the listing (a rescaled
+     * Deployment's next copy, made by the agent once the old one was gone) is not deleted in its place. A child changed
+     * since is looked at again in the next pass.
+     */
     private void delete(HasMetadata child) {
         try {
-            client.resource(child).delete();
+            client.resource(child).lockResourceVersion().delete();
             LOG.info("Deleted {} {}/{}: its owner is gone", child.getKind(), child.getMetadata().getNamespace(),
                 child.getMetadata().getName());
         } catch (KubernetesClientException e) {

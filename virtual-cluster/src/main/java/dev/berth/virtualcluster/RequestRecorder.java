@@ -1,5 +1,6 @@
 package dev.berth.virtualcluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -13,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -39,6 +41,8 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
     private final Set<ApiRequest> seen = ConcurrentHashMap.newKeySet();
     static final Duration COUNTS_EVERY = Duration.ofSeconds(5);
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+    /** Held by every write, so that a delete's preconditions and the delete are one step. */
+    private final Object writes = new Object();
 
     RequestRecorder(String clusterName, Path file) {
         this.clusterName = clusterName;
@@ -64,7 +68,7 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         if ("GET".equals(request.getMethod()) && ClusterDiscovery.isDiscovery(request.getPath())) return discovery(request.getPath());
         MockResponse response;
         try {
-            response = super.dispatch(request);
+            response = "GET".equals(request.getMethod()) ? super.dispatch(request) : write(request, apiRequest);
         } catch (JsonPatchException notApplied) {
             // the CRUD mock throws on a JSON Patch whose test fails and never answers; kube-apiserver answers 422
             return patchNotApplied(notApplied.getMessage());
@@ -74,12 +78,38 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         return response;
     }
 
+    /**
+     * A write, one at a time: a delete with preconditions is checked against the stored object and carried out with no
+     * create or update in between ({@link DeletePreconditions}); kube-apiserver answers 409 when one fails.
+     */
+    private MockResponse write(RecordedRequest request, ApiRequest apiRequest) {
+        synchronized (writes) {
+            if ("DELETE".equals(request.getMethod()) && !apiRequest.name().isEmpty()) {
+                Optional<JsonNode> preconditions = DeletePreconditions.of(request.getUtf8Body());
+                if (preconditions.isPresent()) {
+                    String path = request.getPath();
+                    MockResponse stored = handleGet(path.contains("?") ? path.substring(0, path.indexOf('?')) : path);
+                    if (stored.code() != 200) return stored;
+                    String resource = apiRequest.resource() + (apiRequest.apiGroup().isEmpty() ? "" : "." + apiRequest.apiGroup())
+                            + " \"" + apiRequest.name() + "\"";
+                    Optional<String> conflict = DeletePreconditions.conflict(preconditions.get(), stored.getBody().readUtf8(), resource);
+                    if (conflict.isPresent()) return status(409, "Conflict", conflict.get());
+                }
+            }
+            return super.dispatch(request);
+        }
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        String escaped = message.replace("\\", "\\\\").replace("\"", "\\\"");
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"" + reason + "\",\"code\":"
+                        + code + ",\"message\":\"" + escaped + "\"}");
+    }
+
     /** kube-apiserver's answer to a JSON Patch it cannot apply to the object (a failed test, a missing path). */
     static MockResponse patchNotApplied(String why) {
-        String message = String.valueOf(why).replace("\\", "\\\\").replace("\"", "\\\"");
-        return new MockResponse().setResponseCode(422).setHeader("Content-Type", "application/json")
-                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
-                        + "\"message\":\"" + message + "\"}");
+        return status(422, "Invalid", String.valueOf(why));
     }
 
     /** A discovery document, from the CRDs stored now; 404 for a group and version nothing serves. */
@@ -87,9 +117,7 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
         String crds = handleGet(ClusterDiscovery.CRDS_PATH).getBody().readUtf8();
         return ClusterDiscovery.document(path, crds)
                 .map(body -> new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body))
-                .orElseGet(() -> new MockResponse().setResponseCode(404).setHeader("Content-Type", "application/json")
-                        .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404,"
-                                + "\"message\":\"the server could not find the requested resource\"}"));
+                .orElseGet(() -> status(404, "NotFound", "the server could not find the requested resource"));
     }
 
     private String user(String authorization) {

@@ -9,6 +9,8 @@ import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import dev.berth.protocol.crd.RemoteWorkloadSpec;
 import dev.berth.protocol.crd.RemoteWorkloadStatus;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -19,6 +21,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -344,6 +347,28 @@ class VirtualClusterProcessTest {
             assertThat(atStart).isPositive();
             assertThat(countOf(counts, RequestRecorder.UNKNOWN_USER + " list batch/jobs")).isEqualTo(atStart);
         }
+    }
+
+    @Test
+    @Order(98)
+    void aDeleteOfWhatAListingShowedNeverDeletesAnObjectCreatedUnderItsNameSince() {
+        var configMaps = client.configMaps().inNamespace("default");
+        ConfigMap listed = configMaps.resource(new ConfigMapBuilder().withNewMetadata().withName("holder").endMetadata()
+            .addToData("copy", "old").build()).create();
+        configMaps.withName("holder").delete();
+        await().atMost(PATIENCE).until(() -> configMaps.withName("holder").get() == null);
+        ConfigMap next = configMaps.resource(new ConfigMapBuilder().withNewMetadata().withName("holder").endMetadata()
+            .addToData("copy", "new").build()).create();
+
+        assertThatThrownBy(() -> client.resource(listed).lockResourceVersion().delete())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                assertThat(e.getCode()).isEqualTo(409);
+                assertThat(e.getMessage()).contains("configmaps \"holder\"").contains("does not match the ResourceVersion in record");
+            });
+        assertThat(configMaps.withName("holder").get().getData()).containsEntry("copy", "new");
+
+        client.resource(next).lockResourceVersion().delete();
+        assertThat(configMaps.withName("holder").get()).isNull();
     }
 
     private static long countOf(Path counts, String userVerbResource) throws java.io.IOException {
