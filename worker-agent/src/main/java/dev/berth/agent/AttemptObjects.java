@@ -100,20 +100,36 @@ public final class AttemptObjects {
 
     /**
      * Deletes objects of one attempt that a pass listed, each by name (no list per kind); pods explicitly, as no
-     * garbage collector may run. Pods its Job creates after the listing are found by the next pass.
+     * garbage collector may run. Pods its Job creates after the listing are found by the next pass. Each delete carries
+     * the listed resourceVersion as precondition: the listing may be older than an object another attempt has created
+     * under the same name since (a rescaled Deployment's next copy, a StatefulSet's pod), which must not go in its place.
+     * An object changed or gone since the listing is left to the next pass.
      */
     public void deleteListed(List<Map<String, Object>> owners, List<Pod> pods) {
         for (Map<String, Object> owner : owners) {
             Map<String, Object> metadata = TemplatePods.map(owner, "metadata").orElse(Map.of());
             ResourceDefinitionContext context = contextOf(String.valueOf(owner.get("apiVersion")), String.valueOf(owner.get("kind")));
             if (context == null || metadata.get("deletionTimestamp") != null) continue;
-            client.genericKubernetesResources(context).inNamespace(String.valueOf(metadata.get("namespace")))
-                    .withName(String.valueOf(metadata.get("name"))).delete();
+            var named = client.genericKubernetesResources(context).inNamespace(String.valueOf(metadata.get("namespace")))
+                    .withName(String.valueOf(metadata.get("name")));
+            Object resourceVersion = metadata.get("resourceVersion");
+            deleteUnlessChanged(() -> (resourceVersion == null ? named : named.lockResourceVersion(resourceVersion.toString())).delete());
         }
         for (Pod pod : pods) {
             if (pod.getMetadata().getDeletionTimestamp() == null) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                var named = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+                String resourceVersion = pod.getMetadata().getResourceVersion();
+                deleteUnlessChanged(() -> (resourceVersion == null ? named : named.lockResourceVersion(resourceVersion)).delete());
             }
+        }
+    }
+
+    /** Runs a delete; a 409 (changed, or another object under the name) or 404 (gone) since the listing is no failure. */
+    private static void deleteUnlessChanged(Runnable delete) {
+        try {
+            delete.run();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT && e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) throw e;
         }
     }
 
