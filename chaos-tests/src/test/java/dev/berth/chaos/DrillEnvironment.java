@@ -20,7 +20,8 @@ import org.testcontainers.containers.Network;
  * Berth in containers for one drill: a Docker network for the managers and the sites' uplinks, the
  * worker sites (each with its own network), the manager replicas (each store on a named volume), and
  * the queues and MultiKueueClusters registered through the API. Remembers every submission the API
- * acknowledged. {@link #close()} saves every container's log under target/drill-logs/<drill>/ and
+ * acknowledged. {@link #close()} saves every container's log under target/drill-logs/<drill>/ (<drill>-2, ... when an
+ * earlier environment of the same name saved there) and
  * removes the containers, networks and volumes it made.
  */
 public final class DrillEnvironment implements AutoCloseable {
@@ -281,9 +282,19 @@ public final class DrillEnvironment implements AutoCloseable {
         return Invariants.check(api(), ChaosQueues.NAMESPACE, kind, jobs, pods);
     }
 
+    /**
+     * {@code <base>/<name>}, or {@code <name>-2}, {@code -3}... when taken: an environment discarded after a failed drill
+     * and the next one of the same name keep their logs apart.
+     */
+    private static Path unusedDirectory(Path base, String name) {
+        Path candidate = base.resolve(name);
+        for (int n = 2; java.nio.file.Files.exists(candidate); n++) candidate = base.resolve(name + "-" + n);
+        return candidate;
+    }
+
     @Override
     public void close() {
-        Path logs = DrillReport.directory().resolveSibling("drill-logs").resolve(drill);
+        Path logs = unusedDirectory(DrillReport.directory().resolveSibling("drill-logs"), drill);
         for (int i = 0; i < gone.size(); i++) gone.get(i).saveLogs(logs, gone.get(i).alias() + "-killed-" + i);
         for (ManagerReplica replica : live) replica.saveLogs(logs, replica.alias());
         for (WorkerSite site : sites) site.saveLogs(logs);
