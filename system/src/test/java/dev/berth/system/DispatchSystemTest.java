@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.manager.core.SchedulerOptions;
 import dev.berth.manager.store.MemoryObjectStore;
 import dev.berth.protocol.crd.BerthCrds;
+import dev.berth.protocol.Labels;
 import dev.berth.protocol.crd.RemoteWorkload;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.nio.file.Files;
@@ -137,6 +138,25 @@ class DispatchSystemTest {
         await().atMost(PATIENCE).until(() -> remoteJob("h100", "to-delete") == null && remoteAttempts("h100").stream()
                 .noneMatch(r -> r.getMetadata().getName().startsWith("job-to-delete-")));
         assertThat(api.workloadOfJob("team-a", "to-delete")).isNull();
+    }
+
+    @Test
+    void aCopyAnAdministratorDeletedOnTheWorkerIsPlacedAgainAndRunsToItsEnd() {
+        submit(Jobs.job("team-a", "deleted-remotely", "team-a-queue", 1, 1, 1, "PT20S", H100));
+        Job first = await().atMost(PATIENCE).until(() -> remoteJob("h100", "deleted-remotely"), job -> job != null);
+        String firstAttempt = first.getMetadata().getLabels().get(Labels.ATTEMPT_ID);
+
+        system.worker("h100").client().batch().v1().jobs().inNamespace("team-a").withName("deleted-remotely").delete();
+        system.worker("h100").client().pods().inNamespace("team-a").withLabel(Labels.ATTEMPT_ID, firstAttempt).delete();
+
+        // stopped by its agent once nothing of it is seen for the grace, then placed again under a new attempt
+        JsonNode finished = finishedWorkload("deleted-remotely");
+        assertThat(finished.path("status").path("conditions").toString()).contains("\"Succeeded\"");
+        assertThat(finished.path("status").path("dispatch").path("attemptId").asText()).isNotEqualTo(firstAttempt);
+        assertThat(finished.path("status").path("dispatchHistory")).anySatisfy(entry -> {
+            assertThat(entry.path("attemptId").asText()).isEqualTo(firstAttempt);
+            assertThat(entry.toString()).contains("ObjectsDeleted");
+        });
     }
 
     @Test

@@ -49,6 +49,7 @@ public final class RemoteWorkloadReconciler {
     private final AttemptLog log;
     private final ProvisioningRequests provisioning;
     private final MirroredInputs mirrored = new MirroredInputs();
+    private final VanishedCopies vanished = new VanishedCopies();
     private final PodRequests podRequests = new PodRequests();
     private volatile ClusterSnapshot lastSnapshot;
 
@@ -135,6 +136,7 @@ public final class RemoteWorkloadReconciler {
         Set<String> current = new HashSet<>();
         for (RemoteWorkload rw : rws) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
         assumptions.forget(visible, current, leaseClock.now());
+        vanished.retain(current);
         return new PassInput(rws, podsByAttempt, ownersByAttempt, podRequests.snapshot(caches.nodes(), pods),
                 EarlierCopies.holders(ownersByAttempt, podsByAttempt));
     }
@@ -174,9 +176,14 @@ public final class RemoteWorkloadReconciler {
         List<Pod> pods = input.podsByAttempt().getOrDefault(spec.getAttemptId(), List.of());
         ClusterSnapshot reserved = UnboundPods.reserve(cluster, spec, pods);
         List<Map<String, Object>> owners = input.ownersByAttempt().getOrDefault(spec.getAttemptId(), List.of());
-        // created by this agent, not in the caches yet: its capacity is held, its status waits for something to mirror
-        if (owners.isEmpty() && pods.isEmpty() && assumptions.createdUnseen(rw.getMetadata().getNamespace(), spec.getAttemptId())) return reserved;
         String attempt = rw.getMetadata().getNamespace() + "/" + spec.getAttemptId();
+        if (owners.isEmpty() && pods.isEmpty()) {
+            // created by this agent, not in the caches yet: its capacity is held, its status waits for something to mirror
+            if (assumptions.createdUnseen(rw.getMetadata().getNamespace(), spec.getAttemptId())) return reserved;
+            // deleted on the cluster by someone else: held while that is confirmed, then stopped so the manager places it again
+            return vanished.missing(attempt, leaseClock.now()) ? stopVanished(rw, cluster) : reserved;
+        }
+        vanished.present(attempt);
         Optional<MirroredInputs.Inputs> inputs = MirroredInputs.Inputs.of(rw, owners, pods);
         if (inputs.isPresent() && mirrored.unchanged(attempt, inputs.get())) return reserved; // its status is current
         if (owners.isEmpty()) owners = asMaps(pods); // plain pods and pod groups: the pods are the created objects
@@ -309,6 +316,16 @@ public final class RemoteWorkloadReconciler {
             // by name from the pass's listing, as for orphans; what the caches do not show yet goes in a later pass
             objects.deleteListed(input.ownersByAttempt().getOrDefault(attempt, List.of()), input.podsByAttempt().getOrDefault(attempt, List.of()));
         }
+    }
+
+    private ClusterSnapshot stopVanished(RemoteWorkload rw, ClusterSnapshot cluster) {
+        RemoteWorkloadStatus status = freshStatus(rw, RemoteWorkloadPhase.STOPPED, RemoteWorkloadPhase.REASON_OBJECTS_DELETED,
+                "every object and pod of the attempt was deleted on cluster " + config.name() + " for " + VanishedCopies.GRACE.toSeconds()
+                        + "s, not by Berth; stopped, so that the manager places the workload again");
+        status.setCompletionTime(leaseClock.now().toString());
+        log.warn(rw, "attempt stopped: its objects and pods were deleted on the cluster", "phase", currentStatus(rw).getPhase());
+        write(rw, status);
+        return cluster;
     }
 
     private void stopExpired(RemoteWorkload rw) {

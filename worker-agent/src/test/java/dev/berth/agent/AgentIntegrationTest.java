@@ -305,6 +305,28 @@ class AgentIntegrationTest {
     }
 
     @Test
+    @Order(7)
+    void anAttemptWhoseObjectsSomeoneDeletedOnTheClusterIsStoppedSoTheManagerPlacesItAgain() {
+        submit("team-vanish", "train", spec(attempt(), 1, Templates.job("train", 1, "1"), Fixtures.a100(), podSet("main", 1, "1", "a100")));
+        await().atMost(WAIT).until(() -> RemoteWorkloadPhase.ADMITTED.equals(statusOf("team-vanish", "train").getPhase())
+                && job("team-vanish", "train").isPresent());
+
+        client.batch().v1().jobs().inNamespace("team-vanish").withName("train").delete(); // an administrator's delete
+
+        // held while the absence lasts less than the grace (agent time), then stopped with the reason the manager retries on
+        await().atMost(WAIT).until(() -> {
+            assertThat(statusOf("team-vanish", "train").getPhase()).isIn(RemoteWorkloadPhase.ADMITTED, RemoteWorkloadPhase.STOPPED);
+            clock.advance(Duration.ofSeconds(2));
+            return RemoteWorkloadPhase.STOPPED.equals(statusOf("team-vanish", "train").getPhase());
+        });
+        RemoteWorkloadStatus stopped = statusOf("team-vanish", "train");
+        assertThat(stopped.getReason()).isEqualTo(RemoteWorkloadPhase.REASON_OBJECTS_DELETED);
+        assertThat(stopped.getMessage()).contains("deleted on cluster gpu-east");
+        assertThat(stopped.getCompletionTime()).isNotNull();
+        assertThat(job("team-vanish", "train")).as("nothing is created again for the stopped attempt").isEmpty();
+    }
+
+    @Test
     @Order(8)
     void aNewAttemptWaitsUntilTheEarlierCopyHoldingItsNameIsGoneThenCreatesItsOwn() {
         String earlier = attempt();
