@@ -2,6 +2,7 @@ package dev.berth.manager.controller;
 
 import dev.berth.manager.clusters.WorkerClusters;
 import dev.berth.manager.core.WorkloadStatus;
+import dev.berth.manager.dispatch.ClusterHealth;
 import dev.berth.manager.dispatch.ClusterHealthSnapshot;
 import dev.berth.manager.dispatch.DispatchAttempt;
 import dev.berth.manager.dispatch.FailoverCommand;
@@ -71,6 +72,11 @@ final class ClusterFailover {
         decision.healthChanged(cluster, health, lostSince).forEach(command -> run(command, clock.instant(), null));
     }
 
+    /** Whether the cluster's agent is lost, or was last seen lost before its API stopped answering ({@link FailoverDecision#fenceHealth}). */
+    boolean agentLost(String cluster) {
+        return decision.fenceHealth(cluster, dispatcher.clusters.health(cluster).health()) == ClusterHealth.AGENT_LOST;
+    }
+
     /** Whether an attempt's lease on a cluster is still renewed ({@link FailoverDecision#keepRenewing}). */
     boolean keepRenewing(String cluster, DispatchAttempt attempt) {
         return decision.keepRenewing(dispatcher.clusters.lostSince(cluster), attempt, clock.instant());
@@ -129,7 +135,7 @@ final class ClusterFailover {
         } else if (command instanceof CountFailover failover) {
             dispatcher.listener.failedOver(clusterQueueOf(failover.key()), failover.cluster());
         } else if (command instanceof FenceOldPods fence) {
-            fences.raise(fence.key(), fence.cluster(), fence.attemptId(), fence.leaseGoneAt());
+            fences.raise(fence.key(), fence.cluster(), fence.attemptId(), fence.leaseGoneAt(), true);
             events.record(fence.cluster(), Conditions.Reasons.OLD_PODS_RUNNING, "workload " + fence.key() + ": " + fences.hold(fence.key()));
         } else if (command instanceof Abandon abandon) {
             dispatcher.abandon(abandon.key(), abandon.attempt(), abandon.why());

@@ -66,7 +66,7 @@ final class EvictedCopyStops {
                     .log("workload evicted: stopping its remote copy before its quota is released");
             if (attempt.isConfirmed(cluster)) {
                 dispatcher.failover.fences.raise(key, cluster, attempt.id(),
-                        attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()));
+                        attempt.leaseGoneAt(cluster, options.failover().leaseMargin(), clock.instant()), dispatcher.failover.agentLost(cluster));
             } else {
                 dispatcher.deleteRemote(key, cluster, attempt.id(), "workload evicted");
                 dispatcher.copies.holdUntilLeaseRunsOut(key, attempt, cluster, "evicted before its create was confirmed");

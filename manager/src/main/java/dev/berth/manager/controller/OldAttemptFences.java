@@ -48,8 +48,8 @@ final class OldAttemptFences {
     }
 
     /** Holds the workload back until the attempt's pods on the cluster are stopped. */
-    void raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt) {
-        runAll(decision.raise(key, cluster, attemptId, leaseGoneAt, clock.instant()));
+    void raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, boolean agentLost) {
+        runAll(decision.raise(key, cluster, attemptId, leaseGoneAt, agentLost, clock.instant()));
         log.atInfo().addKeyValue("workload", key).addKeyValue("cluster", cluster).addKeyValue("attempt", attemptId)
                 .log("redispatch held until the old attempt's pods stop: " + decision.hold(key));
     }

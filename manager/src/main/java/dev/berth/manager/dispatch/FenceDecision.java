@@ -59,7 +59,12 @@ public final class FenceDecision {
 
     /** Holds the workload back until the attempt's pods on the cluster are stopped. */
     public List<FenceCommand> raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, Instant now) {
-        put(key, OldAttemptFence.raised(cluster, attemptId, now, leaseGoneAt), now);
+        return raise(key, cluster, attemptId, leaseGoneAt, false, now);
+    }
+
+    /** As above; {@code agentLost} when the cluster's agent is lost: the lease running out then never lifts the fence. */
+    public List<FenceCommand> raise(WorkloadKey key, String cluster, String attemptId, Instant leaseGoneAt, boolean agentLost, Instant now) {
+        put(key, OldAttemptFence.raised(cluster, attemptId, now, leaseGoneAt, agentLost), now);
         return List.of(persist(key));
     }
 

@@ -13,9 +13,10 @@ import java.time.Instant;
  *   (one poll apart) found none running, so a pod a controller created between the deletion and the
  *   first listing is caught by the second;</li>
  *   <li>the cluster's API stopped answering (Unreachable) and the old attempt's lease has surely run
- *   out: the partition path, where the agent stops its own copy. The health given is the fences' one
- *   ({@link FailoverDecision#fenceHealth}): a cluster whose agent was last seen lost arrives as
- *   AgentLost, never Unreachable, for no agent is known to stop its copy there;</li>
+ *   out: the partition path, where the agent stops its own copy. Not for a fence raised while the agent
+ *   was lost ({@link OldAttemptFence#agentLost}, kept in the workload's status for a new leader), nor
+ *   where the health given, the fences' one ({@link FailoverDecision#fenceHealth}), says the agent was
+ *   last seen lost: no agent is known to stop its copy there;</li>
  *   <li>the wait is bounded: after maxWait the workload goes anyway, and says so.</li>
  * </ol>
  * Otherwise it waits, with a message that says for what.
@@ -50,7 +51,7 @@ public final class RedispatchGate {
         if (fence.emptyListings() >= EMPTY_LISTINGS_NEEDED) {
             return new Verdict(true, PODS_STOPPED, "the pods of " + old + " are stopped and its objects deleted");
         }
-        if (health == ClusterHealth.UNREACHABLE && !now.isBefore(fence.leaseGoneAt())) {
+        if (health == ClusterHealth.UNREACHABLE && !fence.agentLost() && !now.isBefore(fence.leaseGoneAt())) {
             return new Verdict(true, LEASE_EXPIRED, "cluster " + fence.cluster() + " no longer answers and the lease of " + old
                     + " ran out at " + fence.leaseGoneAt() + ", so its agent has stopped it");
         }

@@ -120,6 +120,7 @@ public final class DispatchStatusJson {
             // full precision: a deadline rounded down would release the workload early
             json.put("since", hold.since().toString());
             json.put("leaseGoneAt", hold.leaseGoneAt().toString());
+            if (hold.agentLost()) json.put("agentLost", true);
         }
         return array;
     }
@@ -134,7 +135,7 @@ public final class DispatchStatusJson {
             Instant leaseGoneAt = instant(hold, "leaseGoneAt");
             if (cluster.isEmpty() || attemptId.isEmpty() || since == null || leaseGoneAt == null) continue;
             holds.add(new DispatchHold(cluster, attemptId, Conditions.Reasons.DISPATCH_UNCONFIRMED.equals(hold.path("reason").asText()),
-                    since, leaseGoneAt));
+                    since, leaseGoneAt, hold.path("agentLost").asBoolean(false)));
         }
         return holds;
     }

@@ -117,6 +117,22 @@ class DispatchScenarioOldAttemptsTest {
                     assertThat(s.createdOn("job-1")).containsExactly("a", "b");
                     assertThat(s.holds("job-1")).isEmpty();
                 }),
+                row("A dead or frozen agent: the manager fences its pods",
+                        "a new leader that never saw the agent lost still does not let the lease alone lift the fence", s -> {
+                    s.drillSettings().clusters("a", "b").start();
+                    s.submit("job-1", 2).report("a", "job-1", "Running").advance(Duration.ofSeconds(3));
+                    s.cluster("a").agentAlive(false).livePods(s.workload("job-1"), 1);
+                    s.advance(Duration.ofSeconds(18));
+                    DispatchHold hold = s.holds("job-1").get(0);
+                    assertThat(hold.agentLost()).isTrue();
+                    s.cluster("a").partitioned(true);
+                    s.newLeader().advance(Duration.ofSeconds(4));
+                    assertThat(s.createdOn("job-1")).as("Unreachable and the old lease run out: still held by the stored fence")
+                            .containsExactly("a");
+                    s.advance(Duration.ofSeconds(6));
+                    assertThat(s.createdOn("job-1")).containsExactly("a", "b");
+                    assertThat(createsOn(s, "b", "job-1")).allSatisfy(c -> assertThat(c.at()).isAfterOrEqualTo(hold.since().plusSeconds(10)));
+                }),
                 row("Operator actions: a lost cluster is recorded", "a Warning ClusterLost, once per loss however long it lasts", s -> {
                     s.drillSettings().clusters("a", "b").start();
                     s.submit("job-1", 2).report("a", "job-1", "Running").advance(Duration.ofSeconds(3));

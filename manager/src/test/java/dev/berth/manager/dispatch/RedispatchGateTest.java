@@ -61,6 +61,18 @@ class RedispatchGateTest {
     }
 
     @Test
+    void aFenceRaisedWhileTheAgentWasLostNeverLiftsOnTheLeaseAloneOnlyOnListingsOrTheBoundedWait() {
+        OldAttemptFence afterAgentLoss = OldAttemptFence.raised("gpu-east", "a-1", EVICTED, EVICTED.plusSeconds(1), true);
+
+        assertThat(gate.decide(afterAgentLoss, ClusterHealth.UNREACHABLE, EVICTED.plusSeconds(5)).mayRedispatch()).isFalse();
+        assertThat(gate.decide(afterAgentLoss.listed(0).listed(0), ClusterHealth.UNREACHABLE, EVICTED.plusSeconds(5)).reason())
+                .isEqualTo(RedispatchGate.PODS_STOPPED);
+        assertThat(gate.decide(afterAgentLoss, ClusterHealth.UNREACHABLE, gate.deadline(afterAgentLoss)).reason())
+                .isEqualTo(RedispatchGate.WAIT_EXCEEDED);
+        assertThat(afterAgentLoss.listed(1).agentLost()).as("kept through listings").isTrue();
+    }
+
+    @Test
     void anUnreachableClusterWhoseLeaseMayStillRunWaits() {
         OldAttemptFence longLease = OldAttemptFence.raised("gpu-east", "a-1", EVICTED, EVICTED.plusSeconds(20));
 

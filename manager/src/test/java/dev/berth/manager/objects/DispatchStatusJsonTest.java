@@ -112,6 +112,20 @@ class DispatchStatusJsonTest {
     }
 
     @Test
+    void aHoldRaisedWhileTheAgentWasLostSaysSoAndRestoresAsSuch() throws Exception {
+        DispatchHold afterAgentLoss = new DispatchHold("small", "a-0", false, AT, AT.plusSeconds(900), true);
+
+        JsonNode json = DispatchStatusJson.encodeHolds(List.of(afterAgentLoss));
+
+        assertThat(json.get(0).path("agentLost").asBoolean()).isTrue();
+        assertThat(DispatchStatusJson.holdsOf(status(DispatchStatusJson.HOLDS, json))).containsExactly(afterAgentLoss);
+        assertThat(afterAgentLoss.toFence().agentLost()).isTrue();
+        assertThat(DispatchHold.of(afterAgentLoss.toFence())).isEqualTo(afterAgentLoss);
+        assertThat(DispatchStatusJson.encodeHolds(List.of(new DispatchHold("small", "a-0", false, AT, AT.plusSeconds(900)))).get(0)
+                .has("agentLost")).as("written only when true").isFalse();
+    }
+
+    @Test
     void aHoldThatCannotBeReadIsSkippedNotFatal() throws Exception {
         JsonNode status = JSON.readTree("{\"dispatchHolds\":[{\"cluster\":\"x\",\"attemptId\":\"a\",\"since\":\"yesterday\","
                 + "\"leaseGoneAt\":\"2026-12-01T12:00:05Z\"},{\"attemptId\":\"b\",\"since\":\"2026-12-01T12:00:05Z\","
