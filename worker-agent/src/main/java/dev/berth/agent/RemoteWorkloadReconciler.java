@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +49,7 @@ public final class RemoteWorkloadReconciler {
     private final ProvisioningRequests provisioning;
     private final MirroredInputs mirrored = new MirroredInputs();
     private final VanishedCopies vanished = new VanishedCopies();
+    private final OrphanedAttempts orphans;
     private final PodRequests podRequests = new PodRequests();
     private volatile ClusterSnapshot lastSnapshot;
 
@@ -65,12 +65,13 @@ public final class RemoteWorkloadReconciler {
         this.statusWriter = new RemoteWorkloadStatusWriter(client);
         this.provisioning = new ProvisioningRequests(client);
         this.log = new AttemptLog(LoggerFactory.getLogger(RemoteWorkloadReconciler.class), config.name());
+        this.orphans = new OrphanedAttempts(objects, config.name());
     }
 
     /** A snapshot of everything one pass needs, read once at its start. */
     private record PassInput(List<RemoteWorkload> remoteWorkloads, Map<String, List<Pod>> podsByAttempt,
                              Map<String, List<Map<String, Object>>> ownersByAttempt, ClusterSnapshot cluster,
-                             Map<String, String> nameHolders) {}
+                             Map<String, String> nameHolders, Set<String> currentAttempts) {}
 
     /**
      * The cluster as the last complete pass left it: bound pods plus the capacity held for admitted
@@ -83,7 +84,7 @@ public final class RemoteWorkloadReconciler {
     public void reconcile() {
         lastSnapshot = null;
         PassInput input = read();
-        removeOrphans(input);
+        orphans.remove(input.currentAttempts(), input.ownersByAttempt(), input.podsByAttempt());
         ClusterSnapshot cluster = input.cluster();
         for (RemoteWorkload rw : input.remoteWorkloads()) {
             if (!isRunning(rw, input)) continue;
@@ -138,31 +139,7 @@ public final class RemoteWorkloadReconciler {
         assumptions.forget(visible, current, leaseClock.now());
         vanished.retain(current);
         return new PassInput(rws, podsByAttempt, ownersByAttempt, podRequests.snapshot(caches.nodes(), pods),
-                EarlierCopies.holders(ownersByAttempt, podsByAttempt));
-    }
-
-    /** Step: whatever the agent created for a RemoteWorkload that is gone, or for an attempt it no longer runs, is deleted. */
-    private void removeOrphans(PassInput input) {
-        Set<String> current = new HashSet<>();
-        for (RemoteWorkload rw : input.remoteWorkloads()) current.add(rw.getMetadata().getNamespace() + "/" + rw.getSpec().getAttemptId());
-        Map<String, List<Map<String, Object>>> orphanOwners = new TreeMap<>();
-        Map<String, List<Pod>> orphanPods = new TreeMap<>();
-        input.ownersByAttempt().forEach((attempt, owners) -> owners.forEach(o -> {
-            String key = TemplatePods.map(o, "metadata").orElse(Map.of()).get("namespace") + "/" + attempt;
-            if (!current.contains(key)) orphanOwners.computeIfAbsent(key, k -> new ArrayList<>()).add(o);
-        }));
-        input.podsByAttempt().forEach((attempt, pods) -> pods.forEach(p -> {
-            String key = p.getMetadata().getNamespace() + "/" + attempt;
-            if (!current.contains(key)) orphanPods.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
-        }));
-        Set<String> orphans = new TreeSet<>(orphanOwners.keySet());
-        orphans.addAll(orphanPods.keySet());
-        for (String key : orphans) {
-            LoggerFactory.getLogger(RemoteWorkloadReconciler.class).atInfo().addKeyValue("cluster", config.name())
-                    .addKeyValue("namespace", key.substring(0, key.indexOf('/'))).addKeyValue("attempt", key.substring(key.indexOf('/') + 1))
-                    .log("deleting objects of a removed attempt");
-            objects.deleteListed(orphanOwners.getOrDefault(key, List.of()), orphanPods.getOrDefault(key, List.of()));
-        }
+                EarlierCopies.holders(ownersByAttempt, podsByAttempt), current);
     }
 
     /** Step for an attempt whose objects exist: stop it if its lease ran out, else hold its capacity and mirror its status. */
