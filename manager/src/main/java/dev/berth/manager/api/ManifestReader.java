@@ -138,6 +138,9 @@ public final class ManifestReader {
             throw InvalidObjectException.badRequest("yaml: " + where + e.getProblem());
         } catch (YAMLException e) {
             throw InvalidObjectException.badRequest("yaml: " + e.getMessage());
+        } catch (NumberFormatException e) {
+            // SnakeYAML's scanner parses the hexadecimal digits of a cut-short escape with Integer.parseInt and lets its failure out
+            throw InvalidObjectException.badRequest("yaml: did not find the expected hexadecimal number of an escape in a double-quoted string");
         } catch (StackOverflowError e) {
             throw InvalidObjectException.badRequest("yaml: nesting is too deep");
         }

@@ -64,6 +64,13 @@ class ManifestReaderTest {
     }
 
     @Test
+    void aCutShortUnicodeEscapeIsABadRequestNotACrash() {
+        // found by ApiFuzzTest: SnakeYAML's scanner let a NumberFormatException out, answered 500
+        assertThat(refusal("spec: \"\\u", "application/yaml")).startsWith("yaml:").contains("escape");
+        assertThat(refusal("spec: \"\\x4\"", "application/yaml")).startsWith("yaml:");
+    }
+
+    @Test
     void aSelfReferencingAliasIsRefused() {
         assertThat(refusal("a: &a [*a, *a]\n", "application/yaml")).startsWith("yaml:");
     }
