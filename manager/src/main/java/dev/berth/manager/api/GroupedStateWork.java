@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 /**
  * API requests answered on the state thread in groups: one state-thread task takes every request
  * waiting (at most {@link #MAX_GROUP}), answers them one after another inside
- * {@link ObjectStore#inOneSync}, and completes their futures only after that returned, i.e. after one
- * journal sync made every write of the group durable (group commit). Under load many creates share
+ * {@link ObjectStore#inOneSync}, and completes their futures only once one journal sync made every write
+ * of the group durable (group commit; {@link ObjectStore#whenDurable}, so the state thread need not wait for it). Under load many creates share
  * one sync; alone, a request is its own group and waits for one sync as before. Requests keep their
  * arrival order; other state-thread work runs between groups.
  */
@@ -57,19 +57,18 @@ final class GroupedStateWork {
         }
         drainQueued.set(false);
         if (!waiting.isEmpty()) queueDrain();
-        RuntimeException syncFailed = null;
         try {
             store.inOneSync(() -> {
                 for (Waiting<?> entry : group) entry.run();
                 return null;
             });
-        } catch (RuntimeException e) {
-            syncFailed = e;
+        } catch (RuntimeException syncFailed) {
+            for (Waiting<?> entry : group) entry.answer.completeExceptionally(syncFailed);
+            return;
         }
-        for (Waiting<?> entry : group) {
-            if (syncFailed != null) entry.answer.completeExceptionally(syncFailed);
-            else entry.complete();
-        }
+        // answered once the group's writes, and every write before them, are durable: at once when inOneSync
+        // waited for its sync, after it when the store syncs off this thread (ChangeFeedStore with deliveries)
+        store.whenDurable(() -> group.forEach(Waiting::complete));
     }
 
     private static final class Waiting<T> {

@@ -124,7 +124,8 @@ public final class BerthManager implements AutoCloseable {
         long began = System.nanoTime();
         long epoch = ManagerEpoch.next(store);
         long epochRaised = System.nanoTime();
-        ChangeFeedStore feed = new ChangeFeedStore(store.fenced(ManagerEpoch.fence(epoch)));
+        // groups do not wait for their journal sync on the state thread; what they made is told there once durable
+        ChangeFeedStore feed = new ChangeFeedStore(store.fenced(ManagerEpoch.fence(epoch)), stateThread);
         this.store = feed;
         this.clock = clock;
         this.dispatchOptions = dispatchOptions;

@@ -3,7 +3,12 @@ package dev.berth.manager.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Optional;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -12,9 +17,33 @@ import java.util.function.Consumer;
  * the writing thread (the state thread) and must only hand the change on, never block. Listeners
  * that tell the outside world ({@link #listenOnceDurable}: watches) hear of a write made inside
  * {@link #inOneSync} only once the group is durable, in order.
+ *
+ * <p>Built with the state thread as {@code deliveries}, a group does not wait for its sync (pipelined group commit,
+ * {@link ObjectStore#inOneSyncThen}): the state thread goes on with the next task while the disk syncs, and the
+ * group's changes and {@link #whenDurable} actions are told on the state thread once it is durable. Everything told
+ * to the outside waits in one queue, in the order it was made: a write outside a group, or a whenDurable action,
+ * that follows a group still syncing is told after that group. Without deliveries every group waits for its sync.
  */
 public final class ChangeFeedStore implements ObjectStore {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChangeFeedStore.class);
+
+    /** A group's changes and actions, or what waits behind an earlier group; told once durable and at the head. */
+    private static final class Publication {
+        List<StoreChange> changes = List.of();
+        List<Runnable> actions = List.of();
+        boolean durable;
+    }
+
     private final ObjectStore store;
+    /** Where the changes and actions of a group synced on another thread are told; null: every group waits for its sync. */
+    private final Executor deliveries;
+    /** Groups whose sync is still to come and what follows them, oldest first. Guarded by this. */
+    private final ArrayDeque<Publication> pending = new ArrayDeque<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    /** The thread running the open outermost group; guarded by this. */
+    private Thread groupThread;
+    /** Whether {@link #drain} is telling; a drain started by what it tells returns and leaves the rest to it. Guarded by this. */
+    private boolean draining;
     private final List<Consumer<StoreChange>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<StoreChange>> durableListeners = new CopyOnWriteArrayList<>();
     /** Changes of the open group not yet told to {@link #durableListeners}; null outside a group. Guarded by this. */
@@ -24,7 +53,13 @@ public final class ChangeFeedStore implements ObjectStore {
     private List<Runnable> afterSync;
 
     public ChangeFeedStore(ObjectStore store) {
+        this(store, null);
+    }
+
+    /** With deliveries (the state thread): groups do not wait for their sync; what they made is told there once durable. */
+    public ChangeFeedStore(ObjectStore store, Executor deliveries) {
         this.store = store;
+        this.deliveries = deliveries;
     }
 
     public void listen(Consumer<StoreChange> listener) {
@@ -38,6 +73,133 @@ public final class ChangeFeedStore implements ObjectStore {
 
     @Override
     public <T> T inOneSync(java.util.function.Supplier<T> work) {
+        if (deliveries == null) return inOneSyncWaiting(work);
+        Publication publication;
+        synchronized (this) {
+            if (groupDepth++ > 0) publication = null;
+            else {
+                publication = new Publication();
+                heldForSync = new ArrayList<>();
+                afterSync = new ArrayList<>();
+                groupThread = Thread.currentThread();
+            }
+        }
+        if (publication == null) {
+            try {
+                return store.inOneSync(work);
+            } finally {
+                synchronized (this) {
+                    groupDepth--;
+                }
+            }
+        }
+        boolean completed = false;
+        try {
+            T result = store.inOneSyncThen(work, () -> durable(publication));
+            completed = true;
+            return result;
+        } finally {
+            synchronized (this) {
+                groupDepth = 0;
+                groupThread = null;
+                publication.changes = heldForSync;
+                // as when every group waits: a group whose work failed has its changes told, not its actions run
+                publication.actions = completed ? afterSync : List.of();
+                heldForSync = null;
+                afterSync = null;
+                pending.addLast(publication);
+            }
+            drain();
+        }
+    }
+
+    /** Called once the group's writes are durable: on the group's own thread (nothing to sync), or the sync thread's. */
+    private void durable(Publication publication) {
+        boolean onGroupThread;
+        synchronized (this) {
+            publication.durable = true;
+            onGroupThread = groupThread == Thread.currentThread();
+        }
+        if (!onGroupThread) queueDrain(); // the group's own end drains otherwise
+    }
+
+    private void queueDrain() {
+        if (!drainQueued.compareAndSet(false, true)) return;
+        try {
+            deliveries.execute(() -> {
+                drainQueued.set(false);
+                drain();
+            });
+        } catch (RejectedExecutionException closing) {
+            drainQueued.set(false); // the manager is stopping: nothing waiting is acknowledged
+        }
+    }
+
+    /** Tells, in order, every publication at the head of the queue that is durable. */
+    private void drain() {
+        synchronized (this) {
+            if (draining) return;
+            draining = true;
+        }
+        try {
+            while (true) {
+                Publication head;
+                synchronized (this) {
+                    head = pending.peekFirst();
+                    if (head == null || !head.durable) return;
+                    pending.pollFirst();
+                }
+                tell(head.changes, head.actions);
+            }
+        } finally {
+            synchronized (this) {
+                draining = false;
+            }
+        }
+    }
+
+    private void tell(List<StoreChange> changes, List<Runnable> actions) {
+        for (StoreChange change : changes) {
+            for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
+        }
+        for (Runnable action : actions) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                // one failed send must not keep the group's other sends back
+                log.atWarn().setCause(e).log("an action waiting for a group's sync failed");
+            }
+        }
+    }
+
+    /** Queues what is already durable behind the groups still syncing; false when none is (tell it now). */
+    private boolean queuedBehindSyncing(List<StoreChange> changes, List<Runnable> actions) {
+        synchronized (this) {
+            if (pending.isEmpty()) return false;
+            Publication publication = new Publication();
+            publication.changes = changes;
+            publication.actions = actions;
+            publication.durable = true;
+            pending.addLast(publication);
+        }
+        queueDrain(); // told on the deliveries' thread, whichever thread wrote or asked
+        return true;
+    }
+
+    /** Forces what the groups still syncing wrote, now, and tells it: a reader then sees only what is durable. */
+    @Override
+    public void syncNow() {
+        synchronized (this) {
+            if (pending.isEmpty()) return;
+        }
+        store.syncNow();
+        synchronized (this) {
+            for (Publication publication : pending) publication.durable = true;
+        }
+        drain();
+    }
+
+    private <T> T inOneSyncWaiting(java.util.function.Supplier<T> work) {
         List<StoreChange> held;
         List<Runnable> actions;
         boolean synced = false;
@@ -66,14 +228,7 @@ public final class ChangeFeedStore implements ObjectStore {
             for (StoreChange change : held) {
                 for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
             }
-            for (Runnable action : actions) {
-                try {
-                    action.run();
-                } catch (RuntimeException e) {
-                    // one failed send must not keep the group's other sends back
-                    org.slf4j.LoggerFactory.getLogger(ChangeFeedStore.class).atWarn().setCause(e).log("an action waiting for a group's sync failed");
-                }
-            }
+            tell(List.of(), actions);
         }
     }
 
@@ -85,7 +240,7 @@ public final class ChangeFeedStore implements ObjectStore {
                 return;
             }
         }
-        action.run();
+        if (!queuedBehindSyncing(List.of(), List.of(action))) action.run();
     }
 
     @Override
@@ -147,6 +302,7 @@ public final class ChangeFeedStore implements ObjectStore {
                 return object;
             }
         }
+        if (queuedBehindSyncing(List.of(change), List.of())) return object;
         for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
         return object;
     }

@@ -38,14 +38,18 @@ final class FileJournal implements WriteLog {
     private static final Logger log = LoggerFactory.getLogger(FileJournal.class);
 
     private final Path directory;
-    private FileChannel channel;
+    /** Swapped by a compaction under {@link #forceLock}, so the sync thread never forces a closed channel. */
+    private volatile FileChannel channel;
+    private final Object forceLock = new Object();
     private final long compactAfterBytes;
     private final StorageTransformer transformer;
-    private boolean broken;
+    private volatile boolean broken;
     /** Open groups (nested {@link #beginGroup()}s) and whether an append in them still waits for its force. */
     private int groupDepth;
     private boolean unforcedInGroup;
-    private long forces;
+    private final java.util.concurrent.atomic.AtomicLong forces = new java.util.concurrent.atomic.AtomicLong();
+    /** Forces the groups that end with {@link #endGroupThen}; started by the first of them. */
+    private JournalSyncer syncer;
     /** The snapshot being written in the background, or null; its end deletes the set-aside journal. */
     private Future<?> compaction;
     private ExecutorService compactor;
@@ -123,23 +127,63 @@ final class FileJournal implements WriteLog {
     }
 
     /**
+     * Ends a group without waiting for its force: the sync thread forces once for every group waiting and then runs
+     * afterSync (pipelined group commit); at once, on this thread, when the group appended nothing that needs it.
+     */
+    @Override
+    public void endGroupThen(Runnable afterSync) {
+        if (groupDepth == 0) throw new IllegalStateException("endGroup without beginGroup");
+        if (groupDepth > 1) throw new IllegalStateException("only the outermost group can end without waiting for its force");
+        groupDepth = 0;
+        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        if (!unforcedInGroup) {
+            afterSync.run();
+            return;
+        }
+        unforcedInGroup = false;
+        if (syncer == null) syncer = new JournalSyncer("berth-journal-sync", this::force, this::syncFailed);
+        syncer.afterNextForce(afterSync);
+    }
+
+    /** Forces now, on this thread, every append made so far, including those of groups whose force is still to come. */
+    @Override
+    public void syncNow() {
+        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        try {
+            force();
+        } catch (IOException e) {
+            syncFailed(e);
+            throw new UncheckedIOException("cannot sync journal in " + directory, e);
+        }
+    }
+
+    private void syncFailed(IOException cause) {
+        broken = true;
+        log.atError().setMessage("journal group sync failed; refusing further writes, and nothing waiting for it is acknowledged")
+                .addKeyValue("directory", directory).setCause(cause).log();
+    }
+
+    /**
      * Sets the full journal aside and starts the snapshot in the background; false when one is still being written,
      * or an earlier one failed and left its set-aside journal (the journal then keeps growing; recovery reads both).
      * Called with the table's lock held.
      */
     private boolean startCompaction(ObjectTable table) throws IOException {
         if ((compaction != null && !compaction.isDone()) || Files.exists(previousJournalFile(directory))) return false;
-        channel.force(true); // every append so far durable in the file set aside, an open group's too
-        channel.close();
-        try {
-            Files.move(journalFile(directory), previousJournalFile(directory), StandardCopyOption.ATOMIC_MOVE);
-            channel = FileChannel.open(journalFile(directory), Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
-        } catch (IOException e) {
-            broken = true;
-            log.atError().setMessage("could not set the journal aside for a compaction; refusing further writes")
-                    .addKeyValue("directory", directory).setCause(e).log();
-            throw e;
+        synchronized (forceLock) {
+            // every append so far durable in the file set aside, an open group's and those the sync thread waits for too
+            channel.force(true);
+            channel.close();
+            try {
+                Files.move(journalFile(directory), previousJournalFile(directory), StandardCopyOption.ATOMIC_MOVE);
+                channel = FileChannel.open(journalFile(directory), Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
+            } catch (IOException e) {
+                broken = true;
+                log.atError().setMessage("could not set the journal aside for a compaction; refusing further writes")
+                        .addKeyValue("directory", directory).setCause(e).log();
+                throw e;
+            }
         }
         SnapshotWriter.forceDirectory(directory);
         List<StoredObject> objects = table.all();
@@ -189,8 +233,10 @@ final class FileJournal implements WriteLog {
         awaitCompaction();
         long started = System.nanoTime();
         int count = SnapshotWriter.write(directory, table.all(), table.revision(), transformer);
-        channel.truncate(0);
-        channel.force(true);
+        synchronized (forceLock) {
+            channel.truncate(0);
+            channel.force(true);
+        }
         Files.deleteIfExists(previousJournalFile(directory));
         SnapshotWriter.forceDirectory(directory);
         log.atInfo().setMessage("compacted object journal")
@@ -202,13 +248,15 @@ final class FileJournal implements WriteLog {
     }
 
     private void force() throws IOException {
-        channel.force(true);
-        forces++;
+        synchronized (forceLock) {
+            channel.force(true);
+        }
+        forces.incrementAndGet();
     }
 
-    /** How many times an append or a group's end forced the journal (compactions not counted). */
+    /** How many times an append, a group's end or the sync thread forced the journal (compactions not counted). */
     long forces() {
-        return forces;
+        return forces.get();
     }
 
     long size() throws IOException {
@@ -217,6 +265,7 @@ final class FileJournal implements WriteLog {
 
     @Override
     public void close() {
+        if (syncer != null) syncer.close(); // the groups still waiting are forced, and told, first
         awaitCompaction();
         if (compactor != null) compactor.shutdown();
         try {

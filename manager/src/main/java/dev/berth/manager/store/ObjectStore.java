@@ -59,6 +59,25 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * As {@link #inOneSync}, but may return before the group's sync (pipelined group commit): afterSync runs once every
+     * write made in it is durable, on whichever thread made it so (this one, before this returns, for stores whose
+     * writes are durable when they return, or when the group wrote nothing that needs a sync); never if the sync failed.
+     * Nothing made in it may be told to anyone outside the manager before afterSync runs.
+     */
+    default <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+        T result = inOneSync(work);
+        afterSync.run();
+        return result;
+    }
+
+    /**
+     * Makes every write made so far durable before it returns, those of groups whose sync is still to come included,
+     * and tells their listeners and actions (a {@link ChangeFeedStore}); for a reader that must see only what is durable.
+     */
+    default void syncNow() {
+    }
+
+    /**
      * Runs the action once every write made so far on this thread is durable: at once outside a group,
      * after the group's sync inside {@link #inOneSync} (never, if that sync fails). What tells the world
      * outside the store about a write (a remote create naming a recorded attempt) goes through here.

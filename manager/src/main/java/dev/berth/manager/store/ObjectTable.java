@@ -106,6 +106,31 @@ final class ObjectTable implements ObjectStore {
         return result;
     }
 
+    /**
+     * As {@link #inOneSync}, but returns once the group's writes are applied and handed to the log, without waiting for
+     * their sync: afterSync runs once they are durable (pipelined group commit). Other threads may read the group's
+     * writes before then; the manager only reads the file store on its state thread and answers through afterSync.
+     */
+    @Override
+    public synchronized <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+        WriteLog group = log;
+        group.beginGroup();
+        T result;
+        try {
+            result = work.get();
+        } catch (RuntimeException | Error e) {
+            group.endGroupThen(afterSync);
+            throw e;
+        }
+        group.endGroupThen(afterSync);
+        return result;
+    }
+
+    @Override
+    public synchronized void syncNow() {
+        log.syncNow();
+    }
+
     @Override
     public synchronized long revision() {
         return revision;

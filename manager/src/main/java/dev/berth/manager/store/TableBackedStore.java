@@ -48,6 +48,16 @@ abstract class TableBackedStore implements ObjectStore {
     }
 
     @Override
+    public <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+        return table.inOneSyncThen(work, afterSync);
+    }
+
+    @Override
+    public void syncNow() {
+        table.syncNow();
+    }
+
+    @Override
     public long revision() {
         return table.revision();
     }

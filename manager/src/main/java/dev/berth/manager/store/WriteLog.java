@@ -13,5 +13,17 @@ interface WriteLog {
     /** Ends a group; the outermost end syncs every append made in the group before it returns. Under the table's lock. */
     default void endGroup() { }
 
+    /**
+     * Ends the outermost group like {@link #endGroup()}, but may return before its sync: afterSync runs once every
+     * append of the group is durable, on whichever thread made it so; never if that sync failed. Under the table's lock.
+     */
+    default void endGroupThen(Runnable afterSync) {
+        endGroup();
+        afterSync.run();
+    }
+
+    /** Makes every append so far durable before it returns, those of groups still waiting for their sync included. */
+    default void syncNow() { }
+
     default void close() { }
 }
