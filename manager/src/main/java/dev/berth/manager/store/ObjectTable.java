@@ -94,16 +94,7 @@ final class ObjectTable implements ObjectStore {
     @Override
     public synchronized <T> T inOneSync(java.util.function.Supplier<T> work) {
         WriteLog group = log;
-        group.beginGroup();
-        T result;
-        try {
-            result = work.get();
-        } catch (RuntimeException | Error e) {
-            group.endGroup();
-            throw e;
-        }
-        group.endGroup();
-        return result;
+        return inGroup(group, work, group::endGroup);
     }
 
     /**
@@ -114,15 +105,20 @@ final class ObjectTable implements ObjectStore {
     @Override
     public synchronized <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
         WriteLog group = log;
+        return inGroup(group, work, () -> group.endGroupThen(afterSync));
+    }
+
+    /** The group ends, and the log syncs or hands on its writes, whether the work returned or threw. */
+    private static <T> T inGroup(WriteLog group, java.util.function.Supplier<T> work, Runnable end) {
         group.beginGroup();
         T result;
         try {
             result = work.get();
         } catch (RuntimeException | Error e) {
-            group.endGroupThen(afterSync);
+            end.run();
             throw e;
         }
-        group.endGroupThen(afterSync);
+        end.run();
         return result;
     }
 
