@@ -138,7 +138,11 @@ public final class ChangeFeedStore implements ObjectStore {
     /** Tells, in order, every publication at the head of the queue that is durable. */
     private void drain() {
         synchronized (this) {
-            if (draining) return;
+            if (draining) {
+                // told by the drain under way, or, should it be ending on another thread, by one on the deliveries' thread
+                queueDrain();
+                return;
+            }
             draining = true;
         }
         try {

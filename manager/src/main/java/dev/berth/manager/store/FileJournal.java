@@ -135,12 +135,12 @@ final class FileJournal implements WriteLog {
         if (groupDepth == 0) throw new IllegalStateException("endGroup without beginGroup");
         if (groupDepth > 1) throw new IllegalStateException("only the outermost group can end without waiting for its force");
         groupDepth = 0;
-        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
-        if (!unforcedInGroup) {
+        if (!unforcedInGroup) { // as endGroup: a group that wrote nothing to force ends even on a broken journal
             afterSync.run();
             return;
         }
         unforcedInGroup = false;
+        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
         if (syncer == null) syncer = new JournalSyncer("berth-journal-sync", this::force, this::syncFailed);
         syncer.afterNextForce(afterSync);
     }
