@@ -73,6 +73,8 @@ final class RequestRecorder extends KubernetesCrudDispatcher {
             // the CRUD mock throws on a JSON Patch whose test fails and never answers; kube-apiserver answers 422
             return patchNotApplied(notApplied.getMessage());
         }
+        // a watch's end must not hold the event loop every other request of this cluster is served on
+        if (response.getWebSocketListener() != null) response.withWebSocketUpgrade(new WatchListenerOffTheLoop(response.getWebSocketListener()));
         // the CRUD mock sends JSON without saying so; kubectl then reads it as the protobuf it asked for first
         if (response.header("Content-Type") == null && !request.getPath().contains("watch=")) response.setHeader("Content-Type", "application/json");
         return response;
