@@ -68,8 +68,6 @@ public final class WatchHub implements Consumer<StoreChange> {
      * resourceVersion. Run on the state thread so no write falls between the two.
      */
     synchronized void open(WatchStream stream, WatchOptions options) {
-        // what groups still syncing wrote is forced and handed to the watches first: a list must show only durable writes
-        store.syncNow();
         List<StoreChange> first = new ArrayList<>();
         long current = Math.max(delivered, store.revision());
         String requested = options.resourceVersion();
@@ -80,6 +78,8 @@ public final class WatchHub implements Consumer<StoreChange> {
                         null, null, null, List.of(new FieldCause("", "Too large resource version", "ResourceVersionTooLarge"))));
                 return;
             }
+            // what groups still syncing wrote is forced and handed to the watches first: a list shows only durable writes
+            store.syncNow();
             for (StoredObject object : store.list(stream.resource(), stream.namespaceOrNull())) {
                 first.add(new StoreChange(StoreChange.Type.ADDED, object));
             }

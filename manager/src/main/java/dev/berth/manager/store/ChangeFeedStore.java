@@ -1,10 +1,10 @@
 package dev.berth.manager.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
-import java.util.Optional;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -35,15 +35,18 @@ public final class ChangeFeedStore implements ObjectStore {
     }
 
     private final ObjectStore store;
-    /** Where the changes and actions of a group synced on another thread are told; null: every group waits for its sync. */
+    /** Where the changes and actions of a group synced on another thread are told; the calling thread when groups wait. */
     private final Executor deliveries;
+    /** Every group waits for its sync (built without deliveries): what it made is told before it returns. */
+    private final boolean groupsWaitForSync;
     /** Groups whose sync is still to come and what follows them, oldest first. Guarded by this. */
     private final ArrayDeque<Publication> pending = new ArrayDeque<>();
     private final AtomicBoolean drainQueued = new AtomicBoolean();
     /** The thread running the open outermost group; guarded by this. */
     private Thread groupThread;
-    /** Whether {@link #drain} is telling; a drain started by what it tells returns and leaves the rest to it. Guarded by this. */
+    /** Whether {@link #drain} is telling, and whether it must look again before it stops. Guarded by this. */
     private boolean draining;
+    private boolean drainAgain;
     private final List<Consumer<StoreChange>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<StoreChange>> durableListeners = new CopyOnWriteArrayList<>();
     /** Changes of the open group not yet told to {@link #durableListeners}; null outside a group. Guarded by this. */
@@ -59,7 +62,8 @@ public final class ChangeFeedStore implements ObjectStore {
     /** With deliveries (the state thread): groups do not wait for their sync; what they made is told there once durable. */
     public ChangeFeedStore(ObjectStore store, Executor deliveries) {
         this.store = store;
-        this.deliveries = deliveries;
+        this.groupsWaitForSync = deliveries == null;
+        this.deliveries = deliveries == null ? Runnable::run : deliveries;
     }
 
     public void listen(Consumer<StoreChange> listener) {
@@ -73,7 +77,6 @@ public final class ChangeFeedStore implements ObjectStore {
 
     @Override
     public <T> T inOneSync(java.util.function.Supplier<T> work) {
-        if (deliveries == null) return inOneSyncWaiting(work);
         Publication publication;
         synchronized (this) {
             if (groupDepth++ > 0) publication = null;
@@ -95,7 +98,7 @@ public final class ChangeFeedStore implements ObjectStore {
         }
         boolean completed = false;
         try {
-            T result = store.inOneSyncThen(work, () -> durable(publication));
+            T result = groupsWaitForSync ? store.inOneSync(work) : store.inOneSyncThen(work, () -> durable(publication));
             completed = true;
             return result;
         } finally {
@@ -103,8 +106,10 @@ public final class ChangeFeedStore implements ObjectStore {
                 groupDepth = 0;
                 groupThread = null;
                 publication.changes = heldForSync;
-                // as when every group waits: a group whose work failed has its changes told, not its actions run
+                // a group whose work or sync failed has its changes told, not its actions run: the store then refuses
+                // every further write and the manager restarts, and watchers relist from what it serves then
                 publication.actions = completed ? afterSync : List.of();
+                if (groupsWaitForSync) publication.durable = true;
                 heldForSync = null;
                 afterSync = null;
                 pending.addLast(publication);
@@ -138,26 +143,33 @@ public final class ChangeFeedStore implements ObjectStore {
     /** Tells, in order, every publication at the head of the queue that is durable. */
     private void drain() {
         synchronized (this) {
-            if (draining) {
-                // told by the drain under way, or, should it be ending on another thread, by one on the deliveries' thread
-                queueDrain();
+            if (draining) { // the drain under way, on this thread or another, looks again before it stops
+                drainAgain = true;
                 return;
             }
             draining = true;
         }
-        try {
-            while (true) {
-                Publication head;
-                synchronized (this) {
-                    head = pending.peekFirst();
-                    if (head == null || !head.durable) return;
-                    pending.pollFirst();
-                }
-                tell(head.changes, head.actions);
-            }
-        } finally {
+        while (true) {
+            Publication head;
             synchronized (this) {
-                draining = false;
+                head = pending.peekFirst();
+                if (head == null || !head.durable) {
+                    if (!drainAgain) {
+                        draining = false;
+                        return;
+                    }
+                    drainAgain = false;
+                    continue;
+                }
+                pending.pollFirst();
+            }
+            try {
+                tell(head.changes, head.actions);
+            } catch (RuntimeException | Error e) {
+                synchronized (this) {
+                    draining = false;
+                }
+                throw e;
             }
         }
     }
@@ -201,39 +213,6 @@ public final class ChangeFeedStore implements ObjectStore {
             for (Publication publication : pending) publication.durable = true;
         }
         drain();
-    }
-
-    private <T> T inOneSyncWaiting(java.util.function.Supplier<T> work) {
-        List<StoreChange> held;
-        List<Runnable> actions;
-        boolean synced = false;
-        synchronized (this) {
-            if (groupDepth++ == 0) {
-                heldForSync = new java.util.ArrayList<>();
-                afterSync = new java.util.ArrayList<>();
-            }
-        }
-        try {
-            T result = store.inOneSync(work);
-            synced = true;
-            return result;
-        } finally {
-            synchronized (this) {
-                boolean outermost = --groupDepth == 0;
-                held = outermost ? heldForSync : List.of();
-                actions = outermost && synced ? afterSync : List.of();
-                if (outermost) {
-                    heldForSync = null;
-                    afterSync = null;
-                }
-            }
-            // told even when the group's sync failed: the store then refuses every further write and the
-            // manager restarts, and watchers relist from what the restarted manager serves
-            for (StoreChange change : held) {
-                for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
-            }
-            tell(List.of(), actions);
-        }
     }
 
     @Override

@@ -116,14 +116,7 @@ final class FileJournal implements WriteLog {
         if (groupDepth == 0) throw new IllegalStateException("endGroup without beginGroup");
         if (--groupDepth > 0 || !unforcedInGroup) return;
         unforcedInGroup = false;
-        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
-        try {
-            force();
-        } catch (IOException e) {
-            broken = true;
-            log.atError().setMessage("journal group sync failed; refusing further writes").addKeyValue("directory", directory).setCause(e).log();
-            throw new UncheckedIOException("cannot sync journal in " + directory, e);
-        }
+        syncNow();
     }
 
     /**
