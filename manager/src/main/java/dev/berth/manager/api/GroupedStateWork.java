@@ -67,8 +67,9 @@ final class GroupedStateWork {
             return;
         }
         // answered once the group's writes, and every write before them, are durable: at once when inOneSync
-        // waited for its sync, after it when the store syncs off this thread (ChangeFeedStore with deliveries)
-        store.whenDurable(() -> group.forEach(Waiting::complete));
+        // waited for its sync, after it when the store syncs off this thread (ChangeFeedStore with deliveries);
+        // with the failure if that sync failed, so no client waits for an answer that never comes
+        store.whenDurable(() -> group.forEach(Waiting::complete), lost -> group.forEach(entry -> entry.answer.completeExceptionally(lost)));
     }
 
     private static final class Waiting<T> {

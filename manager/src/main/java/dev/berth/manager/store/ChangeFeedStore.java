@@ -23,6 +23,8 @@ import java.util.function.Consumer;
  * group's changes and {@link #whenDurable} actions are told on the state thread once it is durable. Everything told
  * to the outside waits in one queue, in the order it was made: a write outside a group, or a whenDurable action,
  * that follows a group still syncing is told after that group. Without deliveries every group waits for its sync.
+ * A group whose sync failed is lost: its changes are never told, and its actions, and every action after it, are told
+ * the failure ({@link #whenDurable(Runnable, Consumer)}), so a request waiting for it gets an error, not silence.
  */
 public final class ChangeFeedStore implements ObjectStore {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ChangeFeedStore.class);
@@ -30,9 +32,14 @@ public final class ChangeFeedStore implements ObjectStore {
     /** A group's changes and actions, or what waits behind an earlier group; told once durable and at the head. */
     private static final class Publication {
         List<StoreChange> changes = List.of();
-        List<Runnable> actions = List.of();
+        List<Waiter> actions = List.of();
         boolean durable;
+        /** Why the group's sync failed; null while it is to come or once it succeeded. */
+        RuntimeException lost;
     }
+
+    /** An action waiting for the writes before it to be durable, and what it does if they are lost instead. */
+    private record Waiter(Runnable action, Consumer<RuntimeException> ifLost) {}
 
     private final ObjectStore store;
     /** Where the changes and actions of a group synced on another thread are told; the calling thread when groups wait. */
@@ -53,7 +60,9 @@ public final class ChangeFeedStore implements ObjectStore {
     private List<StoreChange> heldForSync;
     private int groupDepth;
     /** Actions of the open group waiting for its sync ({@link #whenDurable}); null outside a group. Guarded by this. */
-    private List<Runnable> afterSync;
+    private List<Waiter> afterSync;
+    /** Why a group was lost; from then on every action waiting is told so instead of run. Guarded by this. */
+    private RuntimeException lostCause;
 
     public ChangeFeedStore(ObjectStore store) {
         this(store, null);
@@ -98,7 +107,17 @@ public final class ChangeFeedStore implements ObjectStore {
         }
         boolean completed = false;
         try {
-            T result = groupsWaitForSync ? store.inOneSync(work) : store.inOneSyncThen(work, () -> durable(publication));
+            T result = groupsWaitForSync ? store.inOneSync(work) : store.inOneSyncThen(work, new SyncOutcome() {
+                @Override
+                public void durable() {
+                    settled(publication, null);
+                }
+
+                @Override
+                public void lost(RuntimeException cause) {
+                    settled(publication, cause);
+                }
+            });
             completed = true;
             return result;
         } finally {
@@ -118,11 +137,12 @@ public final class ChangeFeedStore implements ObjectStore {
         }
     }
 
-    /** Called once the group's writes are durable: on the group's own thread (nothing to sync), or the sync thread's. */
-    private void durable(Publication publication) {
+    /** Called once the group's sync ended (lost: it failed): on the group's own thread (nothing to sync), or the sync thread's. */
+    private void settled(Publication publication, RuntimeException lostOrNull) {
         boolean onGroupThread;
         synchronized (this) {
             publication.durable = true;
+            publication.lost = lostOrNull;
             onGroupThread = groupThread == Thread.currentThread();
         }
         if (!onGroupThread) queueDrain(); // the group's own end drains otherwise
@@ -151,6 +171,7 @@ public final class ChangeFeedStore implements ObjectStore {
         }
         while (true) {
             Publication head;
+            RuntimeException lost;
             synchronized (this) {
                 head = pending.peekFirst();
                 if (head == null || !head.durable) {
@@ -162,9 +183,12 @@ public final class ChangeFeedStore implements ObjectStore {
                     continue;
                 }
                 pending.pollFirst();
+                if (head.lost != null && lostCause == null) lostCause = head.lost;
+                lost = lostCause;
             }
             try {
-                tell(head.changes, head.actions);
+                if (lost == null) tell(head.changes, head.actions);
+                else tellLost(head.actions, lost);
             } catch (RuntimeException | Error e) {
                 synchronized (this) {
                     draining = false;
@@ -174,22 +198,29 @@ public final class ChangeFeedStore implements ObjectStore {
         }
     }
 
-    private void tell(List<StoreChange> changes, List<Runnable> actions) {
+    private void tell(List<StoreChange> changes, List<Waiter> actions) {
         for (StoreChange change : changes) {
             for (Consumer<StoreChange> listener : durableListeners) listener.accept(change);
         }
-        for (Runnable action : actions) {
-            try {
-                action.run();
-            } catch (RuntimeException e) {
-                // one failed send must not keep the group's other sends back
-                log.atWarn().setCause(e).log("an action waiting for a group's sync failed");
-            }
+        for (Waiter waiter : actions) run(waiter.action());
+    }
+
+    /** A lost group's changes are never told (they may not be on disk); its waiters, and all after them, hear why. */
+    private static void tellLost(List<Waiter> actions, RuntimeException cause) {
+        for (Waiter waiter : actions) run(() -> waiter.ifLost().accept(cause));
+    }
+
+    private static void run(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            // one failed send must not keep the group's other sends back
+            log.atWarn().setCause(e).log("an action waiting for a group's sync failed");
         }
     }
 
     /** Queues what is already durable behind the groups still syncing; false when none is (tell it now). */
-    private boolean queuedBehindSyncing(List<StoreChange> changes, List<Runnable> actions) {
+    private boolean queuedBehindSyncing(List<StoreChange> changes, List<Waiter> actions) {
         synchronized (this) {
             if (pending.isEmpty()) return false;
             Publication publication = new Publication();
@@ -217,13 +248,22 @@ public final class ChangeFeedStore implements ObjectStore {
 
     @Override
     public void whenDurable(Runnable action) {
+        whenDurable(action, lost -> { });
+    }
+
+    @Override
+    public void whenDurable(Runnable action, Consumer<RuntimeException> ifLost) {
+        Waiter waiter = new Waiter(action, ifLost);
+        RuntimeException lost;
         synchronized (this) {
             if (groupDepth > 0) {
-                afterSync.add(action);
+                afterSync.add(waiter);
                 return;
             }
+            lost = lostCause;
         }
-        if (!queuedBehindSyncing(List.of(), List.of(action))) action.run();
+        if (lost != null) ifLost.accept(lost);
+        else if (!queuedBehindSyncing(List.of(), List.of(waiter))) action.run();
     }
 
     @Override

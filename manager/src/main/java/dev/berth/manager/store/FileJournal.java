@@ -121,15 +121,16 @@ final class FileJournal implements WriteLog {
 
     /**
      * Ends a group without waiting for its force: the sync thread forces once for every group waiting and then runs
-     * afterSync (pipelined group commit); at once, on this thread, when the group appended nothing that needs it.
+     * tells afterSync durable, or lost if the force failed (pipelined group commit); durable at once, on this thread, when
+     * the group appended nothing that needs it.
      */
     @Override
-    public void endGroupThen(Runnable afterSync) {
+    public void endGroupThen(SyncOutcome afterSync) {
         if (groupDepth == 0) throw new IllegalStateException("endGroup without beginGroup");
         if (groupDepth > 1) throw new IllegalStateException("only the outermost group can end without waiting for its force");
         groupDepth = 0;
         if (!unforcedInGroup) { // as endGroup: a group that wrote nothing to force ends even on a broken journal
-            afterSync.run();
+            afterSync.durable();
             return;
         }
         unforcedInGroup = false;

@@ -1,6 +1,7 @@
 package dev.berth.manager.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -11,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * a group's end asks it for a force and returns, so the writing thread goes on while the disk syncs.
  * The thread takes every request waiting, forces once for all of them (the journal is one sequential
  * file, so one force covers every append made before it started), then runs their actions in the
- * order they asked. A failed force runs none of them, and none after it: their writes may not be on
- * disk, so nothing waiting for them may be acknowledged.
+ * order they asked. A failed force tells every request waiting, and every one after it, that its group
+ * is lost: their writes may not be on disk, so nothing waiting for them may be acknowledged, and the
+ * waiters answer with the failure instead of never answering.
  */
 final class JournalSyncer {
     /** Forces the journal; called on the sync thread. */
@@ -30,9 +32,10 @@ final class JournalSyncer {
     private final Force force;
     private final Failure failure;
     private final Thread thread;
-    private final List<Runnable> waiting = new ArrayList<>();
+    private final List<SyncOutcome> waiting = new ArrayList<>();
     private boolean closing;
-    private boolean failed;
+    /** Why a force failed; every request from then on is told lost at once. */
+    private RuntimeException failed;
 
     JournalSyncer(String name, Force force, Failure failure) {
         this.force = force;
@@ -42,12 +45,19 @@ final class JournalSyncer {
         this.thread.start();
     }
 
-    /** Runs the action once a force that started after this call has ended; never if a force failed. */
-    synchronized void afterNextForce(Runnable action) {
-        if (failed) return;
-        if (closing) throw new IllegalStateException("journal is closing");
-        waiting.add(action);
-        notifyAll();
+    /** Tells the outcome durable once a force that started after this call has ended; lost if that or an earlier force failed. */
+    void afterNextForce(SyncOutcome outcome) {
+        RuntimeException lost;
+        synchronized (this) {
+            lost = failed;
+            if (lost == null) {
+                if (closing) throw new IllegalStateException("journal is closing");
+                waiting.add(outcome);
+                notifyAll();
+                return;
+            }
+        }
+        outcome.lost(lost);
     }
 
     /** Forces for every request made so far and runs their actions, then stops the thread (bounded wait). */
@@ -65,7 +75,7 @@ final class JournalSyncer {
 
     private void run() {
         while (true) {
-            List<Runnable> batch;
+            List<SyncOutcome> batch;
             synchronized (this) {
                 while (waiting.isEmpty() && !closing) {
                     try {
@@ -81,21 +91,27 @@ final class JournalSyncer {
             try {
                 force.force();
             } catch (IOException | RuntimeException e) {
-                synchronized (this) {
-                    failed = true;
-                    waiting.clear();
-                }
                 IOException cause = e instanceof IOException io ? io : new IOException(e);
                 failure.failed(cause);
+                RuntimeException lost = new UncheckedIOException("the journal's sync failed; the manager refuses writes until it restarts", cause);
+                synchronized (this) {
+                    failed = lost;
+                    batch.addAll(waiting);
+                    waiting.clear();
+                }
+                for (SyncOutcome outcome : batch) tell(outcome, lost);
                 return;
             }
-            for (Runnable action : batch) {
-                try {
-                    action.run();
-                } catch (RuntimeException e) {
-                    log.atWarn().setMessage("an action waiting for a journal sync failed").setCause(e).log();
-                }
-            }
+            for (SyncOutcome outcome : batch) tell(outcome, null);
+        }
+    }
+
+    private static void tell(SyncOutcome outcome, RuntimeException lostOrNull) {
+        try {
+            if (lostOrNull == null) outcome.durable();
+            else outcome.lost(lostOrNull);
+        } catch (RuntimeException e) {
+            log.atWarn().setMessage("a group waiting for a journal sync failed to take its outcome").setCause(e).log();
         }
     }
 }

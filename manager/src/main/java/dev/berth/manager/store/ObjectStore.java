@@ -61,12 +61,12 @@ public interface ObjectStore extends AutoCloseable {
     /**
      * As {@link #inOneSync}, but may return before the group's sync (pipelined group commit): afterSync runs once every
      * write made in it is durable, on whichever thread made it so (this one, before this returns, for stores whose
-     * writes are durable when they return, or when the group wrote nothing that needs a sync); never if the sync failed.
-     * Nothing made in it may be told to anyone outside the manager before afterSync runs.
+     * writes are durable when they return, or when the group wrote nothing that needs a sync); it is told lost instead
+     * if the sync failed. Nothing made in it may be told to anyone outside the manager before it is durable.
      */
-    default <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+    default <T> T inOneSyncThen(java.util.function.Supplier<T> work, SyncOutcome afterSync) {
         T result = inOneSync(work);
-        afterSync.run();
+        afterSync.durable();
         return result;
     }
 
@@ -84,6 +84,14 @@ public interface ObjectStore extends AutoCloseable {
      */
     default void whenDurable(Runnable action) {
         action.run();
+    }
+
+    /**
+     * As {@link #whenDurable(Runnable)}, and if the sync it waits for fails, ifLost runs instead (on whichever thread
+     * learnt of it), so a waiter that answers someone answers with the failure rather than never.
+     */
+    default void whenDurable(Runnable action, java.util.function.Consumer<RuntimeException> ifLost) {
+        whenDurable(action);
     }
 
     /**

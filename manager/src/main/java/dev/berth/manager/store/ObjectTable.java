@@ -103,7 +103,7 @@ final class ObjectTable implements ObjectStore {
      * writes before then; the manager only reads the file store on its state thread and answers through afterSync.
      */
     @Override
-    public synchronized <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+    public synchronized <T> T inOneSyncThen(java.util.function.Supplier<T> work, SyncOutcome afterSync) {
         WriteLog group = log;
         return inGroup(group, work, () -> group.endGroupThen(afterSync));
     }

@@ -48,7 +48,7 @@ abstract class TableBackedStore implements ObjectStore {
     }
 
     @Override
-    public <T> T inOneSyncThen(java.util.function.Supplier<T> work, Runnable afterSync) {
+    public <T> T inOneSyncThen(java.util.function.Supplier<T> work, SyncOutcome afterSync) {
         return table.inOneSyncThen(work, afterSync);
     }
 

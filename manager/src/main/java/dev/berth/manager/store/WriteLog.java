@@ -15,11 +15,12 @@ interface WriteLog {
 
     /**
      * Ends the outermost group like {@link #endGroup()}, but may return before its sync: afterSync runs once every
-     * append of the group is durable, on whichever thread made it so; never if that sync failed. Under the table's lock.
+     * append of the group is durable, on whichever thread made it so; it is told lost if that sync failed. Under the
+     * table's lock.
      */
-    default void endGroupThen(Runnable afterSync) {
+    default void endGroupThen(SyncOutcome afterSync) {
         endGroup();
-        afterSync.run();
+        afterSync.durable();
     }
 
     /** Makes every append so far durable before it returns, those of groups still waiting for their sync included. */

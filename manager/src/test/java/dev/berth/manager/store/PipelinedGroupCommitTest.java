@@ -135,22 +135,36 @@ class PipelinedGroupCommitTest {
     }
 
     @Test
-    void aFailedForceRunsNoneOfTheActionsWaitingForItNorAnyAskedLater() throws Exception {
+    void aFailedForceTellsEveryGroupWaitingForItAndEveryOneAskedLaterThatItIsLost() throws Exception {
         AtomicReference<IOException> failure = new AtomicReference<>();
         List<String> ran = new CopyOnWriteArrayList<>();
         JournalSyncer syncer = new JournalSyncer("test-sync", () -> {
             throw new IOException("disk gone");
         }, failure::set);
         try {
-            syncer.afterNextForce(() -> ran.add("first"));
+            syncer.afterNextForce(outcome("first", ran));
             await().atMost(BOUND).until(() -> failure.get() != null);
-            syncer.afterNextForce(() -> ran.add("later"));
+            syncer.afterNextForce(outcome("later", ran));
         } finally {
             syncer.close();
         }
 
         assertThat(failure.get()).hasMessage("disk gone");
-        assertThat(ran).isEmpty();
+        assertThat(ran).containsExactly("first lost: disk gone", "later lost: disk gone");
+    }
+
+    private static SyncOutcome outcome(String name, List<String> ran) {
+        return new SyncOutcome() {
+            @Override
+            public void durable() {
+                ran.add(name + " durable");
+            }
+
+            @Override
+            public void lost(RuntimeException cause) {
+                ran.add(name + " lost: " + cause.getCause().getMessage());
+            }
+        };
     }
 
     @Test
