@@ -22,7 +22,8 @@ import java.util.Map;
 /**
  * Records core/v1 Events in the object store, like client-go's event recorder and the API server
  * together: an event repeating the same object, reason and message bumps {@code count} and
- * {@code lastTimestamp} of the stored one instead of adding another; each involved object keeps its
+ * {@code lastTimestamp} of the stored one instead of adding another; too many similar events (same object, type and
+ * reason, different messages) become one combined event ({@link SimilarEvents}); each involved object keeps its
  * newest {@link EventOptions#maxPerObject()} events; events not seen for {@link EventOptions#ttl()}
  * are deleted; beyond {@link EventOptions#maxPerNamespace()} in a namespace or
  * {@link EventOptions#maxTotal()} in all, the least recently seen are deleted first, so no stream of
@@ -44,6 +45,7 @@ public final class EventRecorder {
     private final Map<ObjectKey, String> contentOf = new HashMap<>();
     /** Per namespace, its events least recently seen first. */
     private final Map<String, LinkedHashSet<ObjectKey>> byNamespace = new HashMap<>();
+    private final SimilarEvents similar;
     private long sequence;
     private static final long EVENTS_PER_SECOND_NAMED = 1_000_000;
 
@@ -51,6 +53,7 @@ public final class EventRecorder {
         this.store = store;
         this.clock = clock;
         this.options = options;
+        this.similar = new SimilarEvents(options.similarBeforeCombining(), options.similarWindow());
         // each event read once (a comparator reading the stored object parsed it at every comparison), and only read
         store.list(RESOURCE, null).stream()
                 .map(stored -> Map.entry(stored.key(), (JsonNode) stored.readOnlyObject()))
@@ -64,9 +67,12 @@ public final class EventRecorder {
     public void record(InvolvedObject involved, WorkloadEvent event) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         expire(now);
-        String content = involved.uid() + "\u0000" + event.reason() + "\u0000" + event.message();
+        if (similar.combine(involved.uid(), event.type(), event.reason(), event.message(), now)) {
+            event = new WorkloadEvent(event.type(), event.reason(), SimilarEvents.COMBINED_PREFIX + event.message());
+        }
+        String content = contentKey(involved.uid(), event.reason(), event.message());
         ObjectKey existing = byContent.get(content);
-        if (existing != null && repeat(existing, now)) return;
+        if (existing != null && repeat(existing, now, event.message())) return;
         String namespace = involved.namespace() == null || involved.namespace().isEmpty() ? "default" : involved.namespace();
         // unique per second up to a million events (a wrap at a thousand gave a busy pass's second event for an object the name of its first)
         ObjectKey key = new ObjectKey(RESOURCE, namespace, involved.name() + "." + Long.toHexString(now.toEpochMilli() * EVENTS_PER_SECOND_NAMED
@@ -104,12 +110,18 @@ public final class EventRecorder {
         return inNamespace == null ? 0 : inNamespace.size();
     }
 
-    private boolean repeat(ObjectKey key, Instant now) {
+    /** One event per object and reason for all its combined messages; one per message otherwise. */
+    private static String contentKey(String uid, String reason, String message) {
+        return uid + "\u0000" + reason + "\u0000" + (SimilarEvents.isCombined(message) ? SimilarEvents.COMBINED_PREFIX : message);
+    }
+
+    private boolean repeat(ObjectKey key, Instant now, String message) {
         StoredObject stored = store.get(key).orElse(null);
         if (stored == null) return false;
-        ObjectNode object = stored.object();
+        ObjectNode object = stored.readOnlyObject().deepCopy();
         object.put("count", object.path("count").asInt(1) + 1);
         object.put("lastTimestamp", now.toString());
+        object.put("message", message); // a combined event tells the newest of its messages, as client-go's does
         store.replace(key, object, null);
         lastSeen.remove(key);
         lastSeen.put(key, now);
@@ -133,7 +145,7 @@ public final class EventRecorder {
 
     private void index(ObjectKey key, JsonNode object, Instant seen) {
         String uid = object.path("involvedObject").path("uid").asText();
-        String content = uid + "\u0000" + object.path("reason").asText() + "\u0000" + object.path("message").asText();
+        String content = contentKey(uid, object.path("reason").asText(), object.path("message").asText());
         byContent.put(content, key);
         contentOf.put(key, content);
         byObject.computeIfAbsent(uid, u -> new ArrayDeque<>()).addLast(key);
