@@ -42,6 +42,7 @@ public final class ApiServer {
     private final GroupedStateWork grouped;
     private final long bodyLimitBytes;
     private final List<Consumer<Router>> extraRoutes = new ArrayList<>();
+    private final HealthEndpoints health = new HealthEndpoints();
     private final WatchHub watches;
     private final Clock clock;
     private final RequestRouter requests;
@@ -96,6 +97,11 @@ public final class ApiServer {
         return this;
     }
 
+    /** The health checks /livez, /readyz and /healthz report; add to them before {@link #start}. */
+    public HealthEndpoints health() {
+        return health;
+    }
+
     /** Adds routes served next to the Kubernetes paths (e.g. /metrics); call before {@link #start}. */
     public ApiServer withRoutes(Consumer<Router> routes) {
         extraRoutes.add(routes);
@@ -125,8 +131,7 @@ public final class ApiServer {
     public Router router(Vertx vertx) {
         Router router = Router.router(vertx);
         router.route().handler(security::guard);
-        router.get("/healthz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
-        router.get("/readyz").handler(ctx -> ctx.response().putHeader("content-type", "text/plain").end("ok"));
+        health.mount(router);
         router.get("/version").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end(VERSION));
         extraRoutes.forEach(routes -> routes.accept(router));

@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.HealthEndpoints;
 import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.clusters.GroupedStateThread;
 import dev.berth.manager.clusters.WorkerClusters;
@@ -249,6 +250,7 @@ public final class BerthManager implements AutoCloseable {
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
+        api.health().with(new HealthEndpoints.Check("store", store::failure));
         if (store.readsShowOnlyDurableWrites()) {
             // GET and LIST from the store, as followers read, so a busy state thread (a takeover) delays no read
             readThread = Executors.newSingleThreadExecutor(r -> {

@@ -301,6 +301,11 @@ public final class ChangeFeedStore implements ObjectStore {
     }
 
     @Override
+    public Optional<String> failure() {
+        return store.failure();
+    }
+
+    @Override
     public boolean readsShowOnlyDurableWrites() {
         return store.readsShowOnlyDurableWrites();
     }

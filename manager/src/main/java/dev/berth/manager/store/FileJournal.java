@@ -44,6 +44,8 @@ final class FileJournal implements WriteLog {
     private final long compactAfterBytes;
     private final StorageTransformer transformer;
     private volatile boolean broken;
+    /** What broke the journal, for the health checks; null while it works. */
+    private volatile String brokenBecause;
     /** Open groups (nested {@link #beginGroup()}s) and whether an append in them still waits for its force. */
     private int groupDepth;
     private boolean unforcedInGroup;
@@ -152,7 +154,7 @@ final class FileJournal implements WriteLog {
     }
 
     private void syncFailed(IOException cause) {
-        broken = true;
+        broke("a journal force failed: " + cause);
         log.atError().setMessage("journal group sync failed; refusing further writes, and nothing waiting for it is acknowledged")
                 .addKeyValue("directory", directory).setCause(cause).log();
     }
@@ -173,7 +175,7 @@ final class FileJournal implements WriteLog {
                 channel = FileChannel.open(journalFile(directory), Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                         StandardOpenOption.WRITE), PrivateFiles.fileAttributes(directory));
             } catch (IOException e) {
-                broken = true;
+                broke("the journal could not be set aside for a compaction: " + e);
                 log.atError().setMessage("could not set the journal aside for a compaction; refusing further writes")
                         .addKeyValue("directory", directory).setCause(e).log();
                 throw e;
@@ -280,9 +282,19 @@ final class FileJournal implements WriteLog {
             channel.truncate(end);
             channel.force(true);
         } catch (IOException e) {
-            broken = true;
+            broke("a failed append could not be undone: " + e);
             log.atError().setMessage("journal append failed and could not be undone; refusing further writes")
                     .addKeyValue("directory", directory).setCause(e).log();
         }
+    }
+
+    private void broke(String because) {
+        brokenBecause = because;
+        broken = true;
+    }
+
+    /** Why the journal refuses every write until the manager restarts; empty while it works. */
+    java.util.Optional<String> failure() {
+        return java.util.Optional.ofNullable(brokenBecause);
     }
 }

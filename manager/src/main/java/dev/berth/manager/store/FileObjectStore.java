@@ -89,6 +89,11 @@ public final class FileObjectStore extends TableBackedStore {
         }
     }
 
+    @Override
+    public java.util.Optional<String> failure() {
+        return journal.failure();
+    }
+
     /** Writes a snapshot now and empties the journal. */
     public void compact() {
         synchronized (table) {

@@ -47,6 +47,15 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * Why this store refuses every write until the manager restarts (the embedded journal's force or append failed);
+     * empty while it works. A store that may recover by itself (PostgreSQL unreachable) stays empty: its writes fail
+     * one by one instead. The manager's liveness check reports it, so the orchestrator restarts the manager.
+     */
+    default java.util.Optional<String> failure() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Runs {@code work}, whose writes may be made durable together (one journal sync for all of them,
      * group commit) instead of one by one; returns, or throws, only once every write made in it is
      * durable. Nothing made in it may be acknowledged to anyone outside before this returns. If the
