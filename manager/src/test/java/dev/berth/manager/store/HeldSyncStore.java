@@ -1,23 +1,25 @@
 package dev.berth.manager.store;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.List;
-import java.util.Optional;
+import dev.berth.manager.testing.ForwardingStore;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * An in-memory store whose pipelined groups ({@link #inOneSyncThen}) wait for the test to say how their sync ended,
  * as the journal's sync thread would: {@link #nextSync()} hands the test each group's outcome in order.
  */
-public final class HeldSyncStore implements ObjectStore {
-    private final MemoryObjectStore store = new MemoryObjectStore();
+public final class HeldSyncStore extends ForwardingStore {
     private final BlockingQueue<SyncOutcome> syncs = new LinkedBlockingQueue<>();
+
+    public HeldSyncStore() {
+        super(new MemoryObjectStore());
+    }
 
     /** The outcome of the next group that ended, waiting up to ten seconds for one. */
     public SyncOutcome nextSync() throws InterruptedException {
-        SyncOutcome outcome = syncs.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+        SyncOutcome outcome = syncs.poll(10, TimeUnit.SECONDS);
         if (outcome == null) throw new AssertionError("no group ended within ten seconds");
         return outcome;
     }
@@ -27,45 +29,5 @@ public final class HeldSyncStore implements ObjectStore {
         T result = work.get();
         syncs.add(afterSync);
         return result;
-    }
-
-    @Override
-    public Optional<StoredObject> get(ObjectKey key) {
-        return store.get(key);
-    }
-
-    @Override
-    public List<StoredObject> list(String resource, String namespaceOrNull) {
-        return store.list(resource, namespaceOrNull);
-    }
-
-    @Override
-    public StoredObject create(ObjectKey key, ObjectNode object) {
-        return store.create(key, object);
-    }
-
-    @Override
-    public StoredObject replace(ObjectKey key, ObjectNode object, String expectedResourceVersionOrNull) {
-        return store.replace(key, object, expectedResourceVersionOrNull);
-    }
-
-    @Override
-    public StoredObject replaceStatus(ObjectKey key, ObjectNode status, String expectedResourceVersionOrNull) {
-        return store.replaceStatus(key, status, expectedResourceVersionOrNull);
-    }
-
-    @Override
-    public StoredObject delete(ObjectKey key) {
-        return store.delete(key);
-    }
-
-    @Override
-    public long revision() {
-        return store.revision();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 }

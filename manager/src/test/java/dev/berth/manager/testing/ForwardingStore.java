@@ -60,6 +60,16 @@ public abstract class ForwardingStore implements ObjectStore {
     }
 
     @Override
+    public void whenDurable(Runnable action, java.util.function.Consumer<RuntimeException> ifLost) {
+        store.whenDurable(action, ifLost);
+    }
+
+    @Override
+    public Optional<String> failure() {
+        return store.failure();
+    }
+
+    @Override
     public long revision() {
         return store.revision();
     }
