@@ -16,14 +16,22 @@ import org.slf4j.LoggerFactory;
  * each {@code ok} while every check passes, else 500 listing the checks with a failed one's reason withheld (it is
  * logged instead, once per new reason); {@code ?verbose} lists every check on success too, and {@code /livez/<check>}
  * asks one. The checks: {@code ping}, and what the manager adds (the store: a broken journal makes the manager not
- * live, so the orchestrator restarts it and the restart recovers what is on disk).
+ * live, so the orchestrator restarts it and the restart recovers what is on disk; a readiness-only check, as
+ * kube-apiserver's {@code etcd-readiness}, fails /readyz alone while PostgreSQL does not answer). Checks may block
+ * (a database round trip), so they run on a worker thread, never on the event loop.
  */
 public final class HealthEndpoints {
     private static final Logger log = LoggerFactory.getLogger(HealthEndpoints.class);
     private static final List<String> ENDPOINTS = List.of("livez", "readyz", "healthz");
 
-    /** A named check: empty while it passes, else why it failed. */
-    public record Check(String name, Supplier<Optional<String>> failure) {}
+    /** A named check: empty while it passes, else why it failed; a readiness-only check is asked by /readyz alone. */
+    public record Check(String name, Supplier<Optional<String>> failure, boolean readinessOnly) {
+        public Check(String name, Supplier<Optional<String>> failure) {
+            this(name, failure, false);
+        }
+    }
+
+    private record Report(int status, String body) {}
 
     private final List<Check> checks = new CopyOnWriteArrayList<>(List.of(new Check("ping", Optional::empty)));
     private final Map<String, String> loggedFailure = new ConcurrentHashMap<>();
@@ -35,17 +43,28 @@ public final class HealthEndpoints {
 
     void mount(Router router) {
         for (String endpoint : ENDPOINTS) {
-            router.get("/" + endpoint).handler(ctx -> answer(ctx, endpoint, checks));
+            router.get("/" + endpoint).handler(ctx -> answer(ctx, endpoint, checksOf(endpoint)));
             router.get("/" + endpoint + "/:check").handler(ctx -> {
                 String name = ctx.pathParam("check");
-                List<Check> one = checks.stream().filter(check -> check.name().equals(name)).toList();
+                List<Check> one = checksOf(endpoint).stream().filter(check -> check.name().equals(name)).toList();
                 if (one.isEmpty()) text(ctx, 404, "no such health check: " + name + "\n");
                 else answer(ctx, endpoint, one);
             });
         }
     }
 
+    private List<Check> checksOf(String endpoint) {
+        return endpoint.equals("readyz") ? List.copyOf(checks) : checks.stream().filter(check -> !check.readinessOnly()).toList();
+    }
+
     private void answer(RoutingContext ctx, String endpoint, List<Check> asked) {
+        boolean verbose = ctx.queryParams().get("verbose") != null;
+        ctx.vertx().executeBlocking(() -> report(endpoint, asked, verbose), false)
+                .onSuccess(report -> text(ctx, report.status(), report.body()))
+                .onFailure(e -> text(ctx, 500, endpoint + " check failed\n"));
+    }
+
+    private Report report(String endpoint, List<Check> asked, boolean verbose) {
         StringBuilder body = new StringBuilder();
         boolean passed = true;
         for (Check check : asked) {
@@ -61,12 +80,9 @@ public final class HealthEndpoints {
                 }
             }
         }
-        if (passed && ctx.queryParams().get("verbose") == null) {
-            text(ctx, 200, "ok");
-            return;
-        }
+        if (passed && !verbose) return new Report(200, "ok");
         body.append(endpoint).append(passed ? " check passed\n" : " check failed\n");
-        text(ctx, passed ? 200 : 500, body.toString());
+        return new Report(passed ? 200 : 500, body.toString());
     }
 
     private static Optional<String> failure(Check check) {

@@ -250,7 +250,8 @@ public final class BerthManager implements AutoCloseable {
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
-        api.health().with(new HealthEndpoints.Check("store", store::failure));
+        api.health().with(new HealthEndpoints.Check("store", store::failure))
+                .with(new HealthEndpoints.Check("store-readiness", store::unreachable, true));
         if (store.readsShowOnlyDurableWrites()) {
             // GET and LIST from the store, as followers read, so a busy state thread (a takeover) delays no read
             readThread = Executors.newSingleThreadExecutor(r -> {

@@ -306,6 +306,11 @@ public final class ChangeFeedStore implements ObjectStore {
     }
 
     @Override
+    public Optional<String> unreachable() {
+        return store.unreachable();
+    }
+
+    @Override
     public boolean readsShowOnlyDurableWrites() {
         return store.readsShowOnlyDurableWrites();
     }

@@ -56,6 +56,15 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * Why this store cannot serve a request now, asked by the readiness check: a shared store that may come back
+     * (PostgreSQL) answers a round trip, and may block up to its connection timeout doing so; empty when it answered
+     * or the store lives in the process. Never call it on an event loop or the state thread.
+     */
+    default java.util.Optional<String> unreachable() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Runs {@code work}, whose writes may be made durable together (one journal sync for all of them,
      * group commit) instead of one by one; returns, or throws, only once every write made in it is
      * durable. Nothing made in it may be acknowledged to anyone outside before this returns. If the

@@ -255,6 +255,17 @@ public final class PostgresObjectStore implements ObjectStore {
         statement.setString(3, key.name());
     }
 
+    /** A round trip to the database: a pooled connection that answers within two seconds. */
+    @Override
+    public java.util.Optional<String> unreachable() {
+        try {
+            return query(connection -> connection.isValid(2) ? java.util.Optional.<String>empty()
+                    : java.util.Optional.of("PostgreSQL did not answer within 2 s"));
+        } catch (RuntimeException e) {
+            return java.util.Optional.of(e.getMessage());
+        }
+    }
+
     private interface Work<T> {
         T run(Connection connection) throws SQLException;
     }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 /** /livez, /readyz and /healthz answer as kube-apiserver's do, over real HTTP on loopback. */
 class HealthEndpointsTest {
     private final AtomicReference<String> storeFailure = new AtomicReference<>();
+    private final AtomicReference<String> databaseSilent = new AtomicReference<>();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private Vertx vertx;
     private HttpServer server;
@@ -28,7 +29,8 @@ class HealthEndpointsTest {
     void start() throws Exception {
         vertx = Vertx.vertx();
         Router router = Router.router(vertx);
-        new HealthEndpoints().with(new HealthEndpoints.Check("store", () -> Optional.ofNullable(storeFailure.get()))).mount(router);
+        new HealthEndpoints().with(new HealthEndpoints.Check("store", () -> Optional.ofNullable(storeFailure.get())))
+                .with(new HealthEndpoints.Check("store-readiness", () -> Optional.ofNullable(databaseSilent.get()), true)).mount(router);
         server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
     }
@@ -51,6 +53,7 @@ class HealthEndpointsTest {
             assertThat(get(endpoint).body()).isEqualTo("ok");
         }
         assertThat(get("/livez?verbose").body()).isEqualTo("[+]ping ok\n[+]store ok\nlivez check passed\n");
+        assertThat(get("/readyz?verbose").body()).isEqualTo("[+]ping ok\n[+]store ok\n[+]store-readiness ok\nreadyz check passed\n");
         assertThat(get("/livez/store").statusCode()).isEqualTo(200);
     }
 
@@ -58,16 +61,29 @@ class HealthEndpointsTest {
     void aFailedCheckFailsEveryEndpointNamingTheCheckButWithholdingItsReason() throws Exception {
         storeFailure.set("a journal force failed: java.io.IOException: /var/lib/berth/journal.log: Input/output error");
 
-        for (String endpoint : new String[] {"livez", "readyz", "healthz"}) {
+        for (String endpoint : new String[] {"livez", "healthz"}) {
             HttpResponse<String> answer = get("/" + endpoint);
             assertThat(answer.statusCode()).isEqualTo(500);
             assertThat(answer.body()).isEqualTo("[+]ping ok\n[-]store failed: reason withheld\n" + endpoint + " check failed\n");
         }
+        assertThat(get("/readyz").body()).isEqualTo("[+]ping ok\n[-]store failed: reason withheld\n[+]store-readiness ok\nreadyz check failed\n");
         assertThat(get("/livez/store").statusCode()).isEqualTo(500);
         assertThat(get("/livez/ping").statusCode()).isEqualTo(200);
         assertThat(get("/livez/etcd").statusCode()).isEqualTo(404);
 
         storeFailure.set(null);
         assertThat(get("/livez").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aReadinessOnlyCheckFailsReadinessAloneAndIsNotALivenessCheck() throws Exception {
+        databaseSilent.set("PostgreSQL read failed: Connection refused");
+
+        assertThat(get("/readyz").statusCode()).isEqualTo(500);
+        assertThat(get("/readyz").body()).contains("[-]store-readiness failed: reason withheld").doesNotContain("refused");
+        assertThat(get("/readyz/store-readiness").statusCode()).isEqualTo(500);
+        assertThat(get("/livez").statusCode()).as("a database outage must not get the manager restarted").isEqualTo(200);
+        assertThat(get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(get("/livez/store-readiness").statusCode()).isEqualTo(404);
     }
 }

@@ -20,6 +20,16 @@ class PostgresObjectStoreTest extends ObjectStoreContract {
     }
 
     @Test
+    void theReadinessRoundTripPassesWhileTheDatabaseAnswersAndSaysWhyOnceItCannot() {
+        assertThat(store.unreachable()).isEmpty();
+        store.close(); // the pool is gone: no connection can be had, as when the database is down
+
+        assertThat(store.unreachable()).hasValueSatisfying(why -> assertThat(why).startsWith("PostgreSQL read failed"));
+        store = PostgresObjectStore.open(config, CLOCK);
+        assertThat(store.unreachable()).isEmpty();
+    }
+
+    @Test
     void reopeningGivesTheSameObjectsAndRevision() {
         store.create(key("a"), queue("a", 1));
         store.create(key("b"), queue("b", 1));

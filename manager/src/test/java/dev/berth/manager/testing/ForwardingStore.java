@@ -70,6 +70,11 @@ public abstract class ForwardingStore implements ObjectStore {
     }
 
     @Override
+    public Optional<String> unreachable() {
+        return store.unreachable();
+    }
+
+    @Override
     public long revision() {
         return store.revision();
     }
