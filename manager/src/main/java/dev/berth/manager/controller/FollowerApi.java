@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.HealthEndpoints;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.store.ObjectStore;
@@ -17,6 +18,9 @@ public final class FollowerApi {
 
     public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor) {
         ObjectService service = new ObjectService(store, ManagerResources.registry(ManagerState.readOnly(store)));
-        return new ApiServer(service, readExecutor, ApiSecurity.limitsOnly()).router(vertx);
+        ApiServer reads = new ApiServer(service, readExecutor, ApiSecurity.limitsOnly());
+        // a follower serves its own /readyz: ready while the shared store answers it
+        reads.health().with(new HealthEndpoints.Check("store-readiness", store::unreachable, true));
+        return reads.router(vertx);
     }
 }

@@ -82,6 +82,11 @@ class ManagerReplicasTest {
         HttpResponse<String> created = submitJob(follower, "first");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         assertThat(created.headers().allValues(ManagerReplicas.SERVED_BY_HEADER)).contains(leader.replicaId(), follower.replicaId());
+        // each replica answers its own readiness, the shared store's round trip included
+        HttpResponse<String> followerReady = send(follower, "GET", "/readyz?verbose", null);
+        assertThat(followerReady.headers().allValues(ManagerReplicas.SERVED_BY_HEADER)).containsExactly(follower.replicaId());
+        assertThat(followerReady.body()).contains("[+]store-readiness ok", "readyz check passed");
+        assertThat(send(leader, "GET", "/readyz?verbose", null).body()).contains("[+]store ok", "[+]store-readiness ok");
         HttpResponse<String> duplicate = submitJob(follower, "first");
         assertThat(duplicate.statusCode()).isEqualTo(409);
         assertThat(JSON.readTree(duplicate.body()).path("reason").asText()).isEqualTo("AlreadyExists");
