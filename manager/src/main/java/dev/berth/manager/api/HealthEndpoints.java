@@ -2,9 +2,11 @@ package dev.berth.manager.api;
 
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -14,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * kube-apiserver's health endpoints: {@code /livez}, {@code /readyz} and {@code /healthz} (the deprecated alias),
  * each {@code ok} while every check passes, else 500 listing the checks with a failed one's reason withheld (it is
- * logged instead, once per new reason); {@code ?verbose} lists every check on success too, and {@code /livez/<check>}
- * asks one. The checks: {@code ping}, and what the manager adds (the store: a broken journal makes the manager not
+ * logged instead, once per new reason); {@code ?verbose} lists every check on success too, {@code ?exclude=<check>}
+ * skips one, and {@code /livez/<check>} asks one. The checks: {@code ping}, and what the manager adds (the store: a broken journal makes the manager not
  * live, so the orchestrator restarts it and the restart recovers what is on disk; a readiness-only check, as
  * kube-apiserver's {@code etcd-readiness}, fails /readyz alone while PostgreSQL does not answer). Checks may block
  * (a database round trip), so they run on a worker thread, never on the event loop.
@@ -59,15 +61,22 @@ public final class HealthEndpoints {
 
     private void answer(RoutingContext ctx, String endpoint, List<Check> asked) {
         boolean verbose = ctx.queryParams().get("verbose") != null;
-        ctx.vertx().executeBlocking(() -> report(endpoint, asked, verbose), false)
+        Set<String> excluded = new LinkedHashSet<>(ctx.queryParams().getAll("exclude"));
+        ctx.vertx().executeBlocking(() -> report(endpoint, asked, excluded, verbose), false)
                 .onSuccess(report -> text(ctx, report.status(), report.body()))
                 .onFailure(e -> text(ctx, 500, endpoint + " check failed\n"));
     }
 
-    private Report report(String endpoint, List<Check> asked, boolean verbose) {
+    /** As kube-apiserver: {@code ?exclude=<check>} skips a check (listed as excluded), and names no check warns. */
+    private Report report(String endpoint, List<Check> asked, Set<String> excluded, boolean verbose) {
         StringBuilder body = new StringBuilder();
         boolean passed = true;
+        Set<String> unmatched = new LinkedHashSet<>(excluded);
         for (Check check : asked) {
+            if (unmatched.remove(check.name())) {
+                body.append("[+]").append(check.name()).append(" excluded: ok\n");
+                continue;
+            }
             Optional<String> failure = failure(check);
             if (failure.isEmpty()) {
                 body.append("[+]").append(check.name()).append(" ok\n");
@@ -81,6 +90,10 @@ public final class HealthEndpoints {
             }
         }
         if (passed && !verbose) return new Report(200, "ok");
+        if (!unmatched.isEmpty()) {
+            body.append("warn: some health checks cannot be excluded: no matches for ")
+                    .append(String.join(",", unmatched.stream().map(name -> '"' + name + '"').toList())).append('\n');
+        }
         body.append(endpoint).append(passed ? " check passed\n" : " check failed\n");
         return new Report(passed ? 200 : 500, body.toString());
     }

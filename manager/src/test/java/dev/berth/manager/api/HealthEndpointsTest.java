@@ -86,4 +86,17 @@ class HealthEndpointsTest {
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
         assertThat(get("/livez/store-readiness").statusCode()).isEqualTo(404);
     }
+
+    @Test
+    void anExcludedCheckIsSkippedAndListedAsExcludedAndAnUnknownNameWarns() throws Exception {
+        storeFailure.set("a journal force failed");
+
+        HttpResponse<String> answer = get("/livez?verbose&exclude=store&exclude=etcd");
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("[+]ping ok\n[+]store excluded: ok\n"
+                + "warn: some health checks cannot be excluded: no matches for \"etcd\"\nlivez check passed\n");
+        assertThat(get("/livez?exclude=store").body()).isEqualTo("ok");
+        assertThat(get("/livez?exclude=ping").statusCode()).isEqualTo(500);
+    }
 }

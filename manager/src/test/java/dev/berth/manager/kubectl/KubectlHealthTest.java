@@ -22,5 +22,7 @@ class KubectlHealthTest {
         }
         assertThat(kubectl.run("kubectl get --raw /livez/store").ok().stdout()).isEqualTo("ok");
         assertThat(kubectl.run("kubectl get --raw /livez").ok().stdout()).isEqualTo("ok");
+        assertThat(kubectl.run("kubectl get --raw /readyz?verbose&exclude=store-readiness").ok().stdout())
+                .contains("[+]store-readiness excluded: ok", "readyz check passed");
     }
 }
