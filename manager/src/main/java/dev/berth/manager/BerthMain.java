@@ -64,6 +64,15 @@ public final class BerthMain {
         return null;
     }
 
+    /** --shutdown-delay-duration: a Go duration, as kube-apiserver's flag of that name ("0s", "70s", "1m"). */
+    private static Duration shutdownDelay(String value) {
+        Duration delay = dev.berth.manager.config.GoDuration.parse(value);
+        if (delay != null && !delay.isNegative() && delay.compareTo(Duration.ofMinutes(10)) <= 0) return delay;
+        System.err.println("--shutdown-delay-duration: expected a duration from 0s to 10m such as 70s, got '" + value + "'");
+        System.exit(2);
+        return null;
+    }
+
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
         int port = 8080;
@@ -72,6 +81,7 @@ public final class BerthMain {
         boolean fairSharing = false;
         Duration retain = null;
         Duration batchWindow = SchedulerOptions.DEFAULT_BATCH_WINDOW;
+        Duration shutdownDelay = dev.berth.manager.api.GracefulShutdown.DEFAULT_DELAY;
         dev.berth.manager.core.PodsReadyPolicy waitForPodsReady = dev.berth.manager.core.PodsReadyPolicy.DISABLED;
         Map<String, String> dispatch = new LinkedHashMap<>(DispatchConfig.fromEnvironment(System.getenv()));
         Path kueueConfig = null;
@@ -89,6 +99,7 @@ public final class BerthMain {
                 case "--fair-sharing" -> fairSharing = true;
                 case "--retain-finished" -> retain = Duration.parse(args[++i]);
                 case "--scheduling-batch-millis" -> batchWindow = batchWindow(args[++i]);
+                case "--shutdown-delay-duration" -> shutdownDelay = shutdownDelay(args[++i]);
                 case "--max-objects-per-namespace" -> objectCounts = ObjectCountLimits.parse(args[++i]);
                 case PodsReadyFlag.NAME -> waitForPodsReady = PodsReadyFlag.parseOrExit(args[++i]);
                 default -> {
@@ -106,7 +117,7 @@ public final class BerthMain {
                         continue;
                     }
                     System.err.println("unknown argument: " + args[i]);
-                    System.err.println("usage: berth [quickstart] [--config FILE] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
+                    System.err.println("usage: berth [quickstart] [--config FILE] [--host H] [--port P] [--data DIR] [--examples DIR] [--fair-sharing] [--retain-finished PT1H] [--scheduling-batch-millis 10] [--shutdown-delay-duration 0s] [--max-objects-per-namespace workloads.kueue.x-k8s.io=1000,pods=5000,default=1000]");
                     System.err.println("dispatch and failover options: " + DispatchConfig.NAMES.stream().map(n -> "--" + n).toList());
                     System.exit(2);
                 }
@@ -130,6 +141,7 @@ public final class BerthMain {
         }
         var security = SecurityFlags.parse(securityFlags, data);
         ObjectCountLimits limits = objectCounts;
+        Duration delayBeforeStopping = shutdownDelay;
         if (settings.replicated()) {
             if (security.isPresent() && settings.replicaTrust() == null) {
                 System.err.println("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and --replica-key-file"
@@ -138,7 +150,8 @@ public final class BerthMain {
                 return;
             }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits);
+                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits)
+                        .shutdownDelay(delayBeforeStopping);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null), settings.replicaTrust(), new StandbyWork(new StandbyClients(managerSettings.dispatch().resilience(),
@@ -149,7 +162,8 @@ public final class BerthMain {
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));
             return;
         }
-        BerthManager manager = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(objectCounts);
+        BerthManager manager = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(objectCounts)
+                .shutdownDelay(shutdownDelay);
         security.ifPresent(manager::secure);
         Vertx vertx = Vertx.vertx();
         manager.start(vertx, host, port).await();

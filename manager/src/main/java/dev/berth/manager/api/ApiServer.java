@@ -43,6 +43,7 @@ public final class ApiServer {
     private final long bodyLimitBytes;
     private final List<Consumer<Router>> extraRoutes = new ArrayList<>();
     private final HealthEndpoints health = new HealthEndpoints();
+    private final GracefulShutdown shutdown = new GracefulShutdown();
     private final WatchHub watches;
     private final Clock clock;
     private final RequestRouter requests;
@@ -67,6 +68,7 @@ public final class ApiServer {
         this.watches = watchesOrNull;
         this.clock = clock;
         this.requests = new RequestRouter(service, clock);
+        health.with(shutdown.readinessCheck());
         Discovery documents = new Discovery(service.registry());
         this.discovery = new DiscoveryRoutes(documents, new OpenApiV3(service.registry(), documents),
                 new OpenApiV2(service.registry(), dev.berth.manager.schema.SchemaCatalog::bundled));
@@ -100,6 +102,16 @@ public final class ApiServer {
     /** The health checks /livez, /readyz and /healthz report; add to them before {@link #start}. */
     public HealthEndpoints health() {
         return health;
+    }
+
+    /** How this API server shuts down ({@link #drain}): the delay before its listener stops, and the drain's bound. */
+    public GracefulShutdown shutdown() {
+        return shutdown;
+    }
+
+    /** Shuts the server down gracefully (see {@link GracefulShutdown}); blocks, bounded. Close the state after it. */
+    public void drain(HttpServer server) {
+        shutdown.drain(server, () -> { if (watches != null) watches.endAll(); });
     }
 
     /** Adds routes served next to the Kubernetes paths (e.g. /metrics); call before {@link #start}. */
@@ -227,6 +239,7 @@ public final class ApiServer {
     private void watch(RoutingContext ctx, ApiRequest request) {
         try {
             if (watches == null) throw ApiException.methodNotAllowed("watch");
+            if (shutdown.draining()) throw new ApiException(503, "ServiceUnavailable", "the manager is shutting down", null, null, null, List.of());
             ApiRoute route = ApiRoute.resolve(request.path(), service.registry());
             if (!route.collection() || route.status()) throw ApiException.methodNotAllowed("watch of a single object; use fieldSelector=metadata.name=...");
             HttpServerResponse response = ctx.response().setChunked(true).putHeader("content-type", "application/json");

@@ -99,6 +99,11 @@ public final class WatchHub implements Consumer<StoreChange> {
         stream.onClose(() -> streams.remove(stream));
     }
 
+    /** Ends every open watch cleanly (a shutdown): client-go re-watches from the resourceVersion it reached. */
+    void endAll() {
+        for (WatchStream stream : streams) stream.close();
+    }
+
     int openWatches() {
         return streams.size();
     }

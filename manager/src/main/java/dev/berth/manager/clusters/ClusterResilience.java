@@ -1,5 +1,6 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.manager.DaemonThreads;
 import dev.berth.manager.dispatch.BreakerState;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
@@ -36,11 +37,7 @@ final class ClusterResilience implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
 
     ClusterResilience(String cluster, ResilienceOptions options) {
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "berth-cluster-timer-" + cluster);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("berth-cluster-timer-" + cluster));
         this.breaker = CircuitBreaker.of("cluster-" + cluster, CircuitBreakerConfig.custom()
                 .failureRateThreshold(options.failureRatePercent())
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)

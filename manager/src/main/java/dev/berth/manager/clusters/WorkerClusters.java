@@ -1,5 +1,6 @@
 package dev.berth.manager.clusters;
 
+import dev.berth.manager.DaemonThreads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.manager.dispatch.ClusterView;
 import dev.berth.protocol.Annotations;
@@ -41,11 +42,7 @@ public final class WorkerClusters implements ClusterConnections, AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Builds cluster clients (reads kubeconfigs, creates each client's Vert.x): plain daemon threads, never a Vert.x one. */
-    static final ExecutorService CONNECTING = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "berth-cluster-connect");
-        thread.setDaemon(true);
-        return thread;
-    });
+    static final ExecutorService CONNECTING = Executors.newCachedThreadPool(DaemonThreads.named("berth-cluster-connect"));
 
     private final Executor stateThread;
     private final ClusterEvents events;

@@ -9,13 +9,13 @@ import java.util.regex.Pattern;
  * Durations as Kueue's Configuration writes them (Go's time.ParseDuration, metav1.Duration):
  * "5m", "1h30m", "1.5h", "300ms", "0s", "-1m". Units ns, us (µs), ms, s, m, h; a bare "0" is zero.
  */
-final class GoDuration {
+public final class GoDuration {
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
 
     private GoDuration() {}
 
     /** The duration, or null when the text is not one. */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String value = text.trim();
         if (value.isEmpty()) return null;
         boolean negative = value.startsWith("-");

@@ -1,6 +1,8 @@
 package dev.berth.manager.controller;
 
+import dev.berth.manager.DaemonThreads;
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.GracefulShutdown;
 import dev.berth.manager.api.HealthEndpoints;
 import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.clusters.GroupedStateThread;
@@ -75,11 +77,8 @@ public final class BerthManager implements AutoCloseable {
     private final EventRecorder events;
     private final StateThreadExecutor stateThread = new StateThreadExecutor("berth-state");
     /** Only hands batched scheduling passes to the state thread when their window ends. */
-    private final java.util.concurrent.ScheduledExecutorService batchTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "berth-schedule-timer");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final java.util.concurrent.ScheduledExecutorService batchTimer =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("berth-schedule-timer"));
     private final ObjectService service;
     /** Plain API reads, when the store shows only durable writes (PostgreSQL); null otherwise. */
     private ExecutorService readThread;
@@ -97,6 +96,7 @@ public final class BerthManager implements AutoCloseable {
     private final WorkerClusters workerClusters;
     private final BerthMetrics metrics;
     private boolean closesStore = true;
+    private Duration shutdownDelay = GracefulShutdown.DEFAULT_DELAY;
     private SecurityOptions security;
     private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
     private volatile DashboardEventSource dashboardEvents;
@@ -250,15 +250,12 @@ public final class BerthManager implements AutoCloseable {
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
+        api.shutdown().timing(shutdownDelay, GracefulShutdown.DEFAULT_DRAIN_BOUND);
         api.health().with(new HealthEndpoints.Check("store", store::failure))
                 .with(new HealthEndpoints.Check("store-readiness", store::unreachable, true));
         if (store.readsShowOnlyDurableWrites()) {
             // GET and LIST from the store, as followers read, so a busy state thread (a takeover) delays no read
-            readThread = Executors.newSingleThreadExecutor(r -> {
-                Thread thread = new Thread(r, "berth-api-reads");
-                thread.setDaemon(true);
-                return thread;
-            });
+            readThread = Executors.newSingleThreadExecutor(DaemonThreads.named("berth-api-reads"));
             api.readingFromTheStore(new ObjectService(store, service.registry()), readThread);
         }
         return api.withRoutes(metricsEndpoint::register)
@@ -284,6 +281,12 @@ public final class BerthManager implements AutoCloseable {
     /** Before {@link #start}: authenticate, authorize, rate-limit and audit every API request; serve HTTPS if configured. */
     public BerthManager secure(SecurityOptions options) {
         this.security = options;
+        return this;
+    }
+
+    /** Once a shutdown begins, keep serving this long with /readyz failing (kube-apiserver's --shutdown-delay-duration). */
+    public BerthManager shutdownDelay(Duration delay) {
+        this.shutdownDelay = delay;
         return this;
     }
 
@@ -377,14 +380,11 @@ public final class BerthManager implements AutoCloseable {
 
     @Override
     public void close() {
+        if (server != null) api.drain(server);
         if (vertx != null && housekeepingTimer >= 0) vertx.cancelTimer(housekeepingTimer);
         if (vertx != null && pollTimer >= 0) vertx.cancelTimer(pollTimer);
         if (vertx != null && leaseTimer >= 0) vertx.cancelTimer(leaseTimer);
-        onStateThread(() -> {
-            workerClusters.close();
-            return null;
-        });
-        if (server != null) server.close().await();
+        onStateThread(Executors.callable(workerClusters::close));
         batchTimer.shutdownNow();
         if (readThread != null) readThread.shutdown();
         stateThread.shutdown();

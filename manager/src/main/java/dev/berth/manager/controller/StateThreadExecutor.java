@@ -1,5 +1,6 @@
 package dev.berth.manager.controller;
 
+import dev.berth.manager.DaemonThreads;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +21,7 @@ final class StateThreadExecutor extends ThreadPoolExecutor {
     private volatile TaskTimes times = TaskTimes.NONE;
 
     StateThreadExecutor(String threadName) {
-        super(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        super(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), DaemonThreads.named(threadName));
     }
 
     /** From now on, every task's times go there. */

@@ -121,6 +121,17 @@ public final class DashboardStream {
             if (context == null) context = here;
         }
         context.runOnContext(v -> subscribe(ctx.vertx(), listener));
+        // a graceful shutdown ends the stream cleanly: EventSource reconnects, through the load balancer, elsewhere
+        // (HTTP/2 carries several streams on a connection, and it keeps one handler: each ends all of them)
+        ctx.request().connection().shutdownHandler(v -> context.runOnContext(x -> endStreamsOn(ctx.vertx(), listener.connection)));
+    }
+
+    private void endStreamsOn(Vertx vertx, HttpConnection connection) {
+        for (Listener listener : List.copyOf(listeners)) {
+            if (listener.connection != connection) continue;
+            unsubscribe(vertx, listener);
+            if (!listener.response.ended() && !listener.response.closed()) listener.response.end();
+        }
     }
 
     /** Listeners currently subscribed (for tests and logs). */

@@ -1,5 +1,6 @@
 package dev.berth.manager.ha;
 
+import dev.berth.manager.DaemonThreads;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.Hazelcast;
@@ -74,11 +75,7 @@ public final class ManagerReplica implements AutoCloseable {
         this.vertx = vertx;
         this.allowList = MemberAllowList.of(options);
         this.joinGate = new JoinGate(options.joinQuorum(), options.joinTimeout(), Clock.systemUTC());
-        this.readExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "berth-reads-" + options.replicaId());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.readExecutor = Executors.newSingleThreadExecutor(DaemonThreads.named("berth-reads-" + options.replicaId()));
         this.forwarder = new RequestForwarder(vertx, replicaTrustOrNull);
         FrontProxyIdentity loopbackProxy = FrontProxyIdentity.withRandomSecret();
         ApiSecurity frontSecurity = ApiSecurity.limitsOnly();

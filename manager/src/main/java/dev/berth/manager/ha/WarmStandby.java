@@ -1,5 +1,6 @@
 package dev.berth.manager.ha;
 
+import dev.berth.manager.DaemonThreads;
 import dev.berth.manager.clusters.KubeconfigSource;
 import dev.berth.manager.clusters.StandbyClients;
 import dev.berth.manager.controller.StoredClusterSources;
@@ -44,11 +45,7 @@ final class WarmStandby implements AutoCloseable {
         this.idle = work.idle();
         this.role = role;
         this.replicaId = replicaId;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "berth-warm-standby-" + replicaId);
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("berth-warm-standby-" + replicaId));
     }
 
     /** Starts the rounds, one every interval; no-op for {@link StandbyWork#NONE}. */

@@ -1,5 +1,6 @@
 package dev.berth.manager.store;
 
+import dev.berth.manager.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -184,11 +185,7 @@ final class FileJournal implements WriteLog {
         SnapshotWriter.forceDirectory(directory);
         List<StoredObject> objects = table.all();
         long revision = table.revision();
-        if (compactor == null) compactor = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "berth-store-compaction");
-            thread.setDaemon(true);
-            return thread;
-        });
+        if (compactor == null) compactor = Executors.newSingleThreadExecutor(DaemonThreads.named("berth-store-compaction"));
         compaction = compactor.submit(() -> writeSnapshotAndDropPrevious(objects, revision));
         return true;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.manager.testing.ManagerClient;
 import dev.berth.manager.testing.ManagerHarness;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,6 +64,22 @@ class DashboardStreamEndToEndTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> stream.last().path("clusterQueues").get(0)
                     .path("pending").get(0).path("pendingReason").asText().contains("insufficient quota"));
             assertFramedAsServerSentEvents(stream.lines);
+        }
+    }
+
+    @Test
+    void aShutdownEndsTheStreamCleanlyInsteadOfHoldingTheDrainToItsBound() throws Exception {
+        // HTTP/1.1, as a browser's EventSource speaks to a plain-HTTP manager
+        ManagerClient browser = ManagerClient.http1(berth.client.baseUrl(), Duration.ofSeconds(5), Duration.ofSeconds(60));
+        try (SseReader stream = new SseReader(browser, DashboardRoutes.STREAM)) {
+            await().atMost(Duration.ofSeconds(10)).until(stream::last, s -> s != null);
+            Thread stopping = new Thread(harness::stopManager, "stopping-manager");
+            stopping.start();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> stream.end() != null);
+            assertThat(stream.end()).as("EventSource reconnects after a clean end").isEqualTo("ended");
+            // the drain's bound is 20 s: an open stream left alone would hold the shutdown that long
+            await().atMost(Duration.ofSeconds(10)).until(() -> !stopping.isAlive());
         }
     }
 

@@ -19,14 +19,17 @@ final class SseReader implements AutoCloseable {
     final HttpResponse<InputStream> response;
     final List<String> lines = new CopyOnWriteArrayList<>();
     private final Thread reader;
+    private volatile String end;
 
     SseReader(ManagerClient client, String path) throws Exception {
         response = client.sendRaw("GET", path, HttpRequest.BodyPublishers.noBody(), request -> { }, HttpResponse.BodyHandlers.ofInputStream());
         reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) lines.add(line);
+                end = "ended";
             } catch (IOException closed) {
-                // closed by the test or the server
+                // closed by the test, or cut by the server
+                end = "cut: " + closed;
             }
         }, "sse-reader");
         reader.setDaemon(true);
@@ -47,6 +50,11 @@ final class SseReader implements AutoCloseable {
             }
         }
         return snapshots;
+    }
+
+    /** Null while the stream is open; "ended" once the server ended it cleanly, else how it was cut. */
+    String end() {
+        return end;
     }
 
     JsonNode last() {
