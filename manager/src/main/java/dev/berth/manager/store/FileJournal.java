@@ -44,8 +44,7 @@ final class FileJournal implements WriteLog {
     private final Object forceLock = new Object();
     private final long compactAfterBytes;
     private final StorageTransformer transformer;
-    private volatile boolean broken;
-    /** What broke the journal, for the health checks; null while it works. */
+    /** What broke the journal, for the health checks; null while it works. Once set, every write is refused. */
     private volatile String brokenBecause;
     /** Open groups (nested {@link #beginGroup()}s) and whether an append in them still waits for its force. */
     private int groupDepth;
@@ -83,7 +82,7 @@ final class FileJournal implements WriteLog {
 
     @Override
     public void append(WriteRecord record, ObjectTable table) {
-        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        refuseIfBroken();
         try {
             long end = channel.size();
             if (end >= compactAfterBytes && startCompaction(table)) end = channel.size();
@@ -137,7 +136,7 @@ final class FileJournal implements WriteLog {
             return;
         }
         unforcedInGroup = false;
-        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        refuseIfBroken();
         if (syncer == null) syncer = new JournalSyncer("berth-journal-sync", this::force, this::syncFailed);
         syncer.afterNextForce(afterSync);
     }
@@ -145,7 +144,7 @@ final class FileJournal implements WriteLog {
     /** Forces now, on this thread, every append made so far, including those of groups whose force is still to come. */
     @Override
     public void syncNow() {
-        if (broken) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
+        refuseIfBroken();
         try {
             force();
         } catch (IOException e) {
@@ -287,7 +286,10 @@ final class FileJournal implements WriteLog {
 
     private void broke(String because) {
         brokenBecause = because;
-        broken = true;
+    }
+
+    private void refuseIfBroken() {
+        if (brokenBecause != null) throw new IllegalStateException("journal in " + directory + " failed earlier; restart the manager");
     }
 
     /** Why the journal refuses every write until the manager restarts; empty while it works. */
