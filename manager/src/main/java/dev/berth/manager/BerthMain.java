@@ -141,7 +141,6 @@ public final class BerthMain {
         }
         var security = SecurityFlags.parse(securityFlags, data);
         ObjectCountLimits limits = objectCounts;
-        Duration delayBeforeStopping = shutdownDelay;
         if (settings.replicated()) {
             if (security.isPresent() && settings.replicaTrust() == null) {
                 System.err.println("secured replicas need replica TLS: --replica-ca-file, --replica-cert-file and --replica-key-file"
@@ -150,13 +149,13 @@ public final class BerthMain {
                 return;
             }
             ManagerReplica replica = ManagerReplica.start(settings.replicaOptions(host, port), store, () -> {
-                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits)
-                        .shutdownDelay(delayBeforeStopping);
+                BerthManager leading = managerSettings.newManager(store, Clock.systemUTC()).objectCountLimits(limits);
                 security.ifPresent(secured -> leading.secure(secured.withoutTls()));
                 return leading;
             }, security.orElse(null), settings.replicaTrust(), new StandbyWork(new StandbyClients(managerSettings.dispatch().resilience(),
                     managerSettings.dispatch().managerId(), Clock.systemUTC(), StandbyClients.DEFAULT_PROBE_EVERY),
                     () -> TakeoverRehearsal.rehearse(store, Clock.systemUTC(), managerSettings.scheduler(), managerSettings.jobIntegration())));
+            replica.shutdownDelay(shutdownDelay);
             System.out.println("Berth manager replica " + replica.replicaId() + " is serving the Kubernetes API on port "
                     + replica.port() + " (store: " + settings.describeStore(data) + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(replica::close));

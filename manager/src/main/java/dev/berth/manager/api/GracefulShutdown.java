@@ -46,18 +46,23 @@ public final class GracefulShutdown {
         return draining;
     }
 
+    /** True from the first step of a shutdown on. */
+    public boolean begun() {
+        return begun;
+    }
+
     /**
      * Runs the sequence on the calling thread (a shutdown hook's), blocking for at most the delay plus the drain
-     * bound; endWatches ends every open watch cleanly.
+     * bound; endStreams ends (or cuts) every open stream, which would otherwise hold the drain to its bound.
      */
-    void drain(HttpServer server, Runnable endWatches) {
+    public void drain(HttpServer server, Runnable endStreams) {
         begun = true;
         log.atInfo().setMessage("shutting down: /readyz fails from now, requests are served until the delay ends")
                 .addKeyValue("delay", delay.toString()).addKeyValue("drainBound", drainBound.toString()).log();
         pause(delay);
         draining = true;
         var stopped = server.shutdown(drainBound.toMillis(), TimeUnit.MILLISECONDS);
-        endWatches.run();
+        endStreams.run();
         try {
             stopped.toCompletionStage().toCompletableFuture().get(drainBound.toMillis() + 5_000, TimeUnit.MILLISECONDS);
             log.atInfo().setMessage("shutting down: every request in flight was answered").log();

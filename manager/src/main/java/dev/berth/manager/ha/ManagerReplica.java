@@ -15,6 +15,7 @@ import dev.berth.manager.controller.FollowerApi;
 import dev.berth.manager.store.ObjectStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import dev.berth.manager.api.GracefulShutdown;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.http.HttpServerOptions;
@@ -59,6 +60,7 @@ public final class ManagerReplica implements AutoCloseable {
     private final MemberAllowList allowList;
     /** Keeps read-only worker-cluster clients warm while this replica follows; a new leader adopts them. */
     private final WarmStandby warmStandby;
+    private final GracefulShutdown shutdown = new GracefulShutdown();
     /** How often the warm standby looks at the stored clusters (each client reads its cluster less often). */
     static final Duration WARM_STANDBY_ROUND = Duration.ofSeconds(1);
 
@@ -91,7 +93,7 @@ public final class ManagerReplica implements AutoCloseable {
                 .adoptingWarmClients(standby.clients()), this::eligible, options.replicaId(), () -> url[0], options.leadershipCheckInterval());
         this.warmStandby = new WarmStandby(store, standby, leadership::role, options.replicaId());
         this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
-                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
+                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity, shutdown)
                                 .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
                 .listen(options.apiPort(), options.apiHost()).await();
         this.replicaServer = replicaTrustOrNull == null ? null : vertx.createHttpServer(replicaServerOptions(replicaTrustOrNull))
@@ -283,12 +285,31 @@ public final class ManagerReplica implements AutoCloseable {
     /** Dies as a crash would look to the others: the Hazelcast member vanishes without a graceful leave. */
     public void kill() {
         hazelcast.getLifecycleService().terminate();
-        close();
+        stop(false);
     }
 
+    /** Once a shutdown begins, keep serving this long with /readyz failing (kube-apiserver's --shutdown-delay-duration). */
+    public ManagerReplica shutdownDelay(Duration delay) {
+        shutdown.timing(delay, GracefulShutdown.DEFAULT_DRAIN_BOUND);
+        return this;
+    }
+
+    /**
+     * As a manager shuts down (GracefulShutdown): /readyz fails, requests are served for the delay, then the public
+     * port stops and the requests in flight there are answered (a stream forwarded to the leader is cut: client-go
+     * re-watches through the Service); the replica port is drained too, then a leader's manager drains what is left.
+     */
     @Override
     public void close() {
+        stop(true);
+    }
+
+    private void stop(boolean gracefully) {
         warmStandby.close();
+        if (gracefully) {
+            shutdown.drain(server, forwarder::cutStreams);
+            if (replicaServer != null) replicaServer.shutdown(GracefulShutdown.DEFAULT_DRAIN_BOUND.toMillis(), TimeUnit.MILLISECONDS).await();
+        }
         leadership.close();
         server.close().await();
         if (replicaServer != null) replicaServer.close().await();

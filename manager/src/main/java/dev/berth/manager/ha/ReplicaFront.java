@@ -5,6 +5,7 @@ import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.security.edge.FrontProxyIdentity;
 import io.vertx.core.MultiMap;
 import dev.berth.protocol.ManagerReplicas;
+import dev.berth.manager.api.GracefulShutdown;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -35,9 +36,11 @@ final class ReplicaFront {
     private final Leadership leadership;
     private final RequestForwarder forwarder;
     private final ApiSecurity security;
+    private final GracefulShutdown shutdown;
 
-    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security) {
+    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security, GracefulShutdown shutdown) {
         this.security = security;
+        this.shutdown = shutdown;
         this.replicaId = replicaId;
         this.leadership = leadership;
         this.forwarder = forwarder;
@@ -50,6 +53,12 @@ final class ReplicaFront {
             ctx.next();
         });
         front.get(ManagerReplicas.REPLICA_PATH).handler(security::guard).handler(this::describe);
+        // a replica shutting down is not ready, whether it leads (its manager would say ok) or follows
+        front.get("/readyz").handler(ctx -> {
+            if (!shutdown.begun()) ctx.next();
+            else ctx.response().setStatusCode(500).putHeader("content-type", "text/plain; charset=utf-8")
+                    .end("[-]shutdown failed: reason withheld\nreadyz check failed\n");
+        });
         front.route().handler(this::toLeadingManager);
         front.route().handler(security::guardPaused);
         front.route().handler(this::asFollower);

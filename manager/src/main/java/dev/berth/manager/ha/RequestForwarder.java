@@ -5,6 +5,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import dev.berth.manager.security.ReplicaTrust;
@@ -16,6 +17,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,6 +37,8 @@ final class RequestForwarder implements AutoCloseable {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private final HttpClient client;
+    /** Forwards whose answer is a stream (a watch, the dashboard's events): they never end on their own. */
+    private final Set<HttpClientRequest> streams = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     RequestForwarder(Vertx vertx) {
         this(vertx, null);
@@ -81,7 +85,7 @@ final class RequestForwarder implements AutoCloseable {
                     else if (!in.isEnded()) request.setChunked(true);
                     return in.isEnded() ? request.send() : request.send(in);
                 })
-                .compose(response -> relay(response, out))
+                .compose(response -> relay(response, out, isWatch(in)))
                 .recover(failure -> {
                     if (!out.headWritten()) unavailable(out, "the leader at " + baseUrl + " is unreachable: " + failure.getMessage());
                     else out.reset();
@@ -89,7 +93,30 @@ final class RequestForwarder implements AutoCloseable {
                 });
     }
 
-    private static Future<Void> relay(HttpClientResponse response, HttpServerResponse out) {
+    /**
+     * Cuts every stream being forwarded (a shutdown): the caller sees its connection end, and client-go re-watches
+     * through the Service. A plain request in flight is left to finish.
+     */
+    void cutStreams() {
+        for (HttpClientRequest stream : List.copyOf(streams)) stream.reset();
+    }
+
+    private static boolean isWatch(HttpServerRequest in) {
+        String watch = in.getParam("watch");
+        return "true".equals(watch) || "1".equals(watch);
+    }
+
+    private Future<Void> relay(HttpClientResponse response, HttpServerResponse out, boolean watch) {
+        String type = response.getHeader("content-type");
+        if (watch || (type != null && type.startsWith("text/event-stream"))) {
+            HttpClientRequest stream = response.request();
+            streams.add(stream);
+            return relayed(response, out).onComplete(done -> streams.remove(stream));
+        }
+        return relayed(response, out);
+    }
+
+    private static Future<Void> relayed(HttpClientResponse response, HttpServerResponse out) {
         out.setStatusCode(response.statusCode());
         out.setStatusMessage(response.statusMessage());
         copy(response.headers(), out.headers(), false);
