@@ -52,14 +52,24 @@ public final class GracefulShutdown {
     }
 
     /**
-     * Runs the sequence on the calling thread (a shutdown hook's), blocking for at most the delay plus the drain
-     * bound; endStreams ends (or cuts) every open stream, which would otherwise hold the drain to its bound.
+     * The first step alone, on the calling thread: /readyz fails from now, and this returns once the delay ended
+     * (at once without one, or when it was taken before). A manager stops what must not outlive it (dispatching, a
+     * fenced leader's timers) between this and {@link #drain}.
      */
-    public void drain(HttpServer server, Runnable endStreams) {
+    public synchronized void beginAndServeForTheDelay() {
+        if (begun) return;
         begun = true;
         log.atInfo().setMessage("shutting down: /readyz fails from now, requests are served until the delay ends")
                 .addKeyValue("delay", delay.toString()).addKeyValue("drainBound", drainBound.toString()).log();
         pause(delay);
+    }
+
+    /**
+     * Runs the sequence on the calling thread (a shutdown hook's), blocking for at most the delay plus the drain
+     * bound; endStreams ends (or cuts) every open stream, which would otherwise hold the drain to its bound.
+     */
+    public void drain(HttpServer server, Runnable endStreams) {
+        beginAndServeForTheDelay();
         draining = true;
         var stopped = server.shutdown(drainBound.toMillis(), TimeUnit.MILLISECONDS);
         endStreams.run();

@@ -380,11 +380,12 @@ public final class BerthManager implements AutoCloseable {
 
     @Override
     public void close() {
-        if (server != null) api.drain(server);
+        if (server != null) api.shutdown().beginAndServeForTheDelay(); // a stepping-down leader has no delay: fenced at once
         if (vertx != null && housekeepingTimer >= 0) vertx.cancelTimer(housekeepingTimer);
         if (vertx != null && pollTimer >= 0) vertx.cancelTimer(pollTimer);
         if (vertx != null && leaseTimer >= 0) vertx.cancelTimer(leaseTimer);
         onStateThread(Executors.callable(workerClusters::close));
+        if (server != null) api.drain(server);
         batchTimer.shutdownNow();
         if (readThread != null) readThread.shutdown();
         stateThread.shutdown();
