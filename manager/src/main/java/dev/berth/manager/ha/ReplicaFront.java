@@ -37,6 +37,8 @@ final class ReplicaFront {
     private final RequestForwarder forwarder;
     private final ApiSecurity security;
     private final GracefulShutdown shutdown;
+    /** Set on a /readyz request that arrived once the replica began to stop. */
+    private static final String STOPPING = "berth.replicaStopping";
 
     ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security, GracefulShutdown shutdown) {
         this.security = security;
@@ -53,9 +55,17 @@ final class ReplicaFront {
             ctx.next();
         });
         front.get(ManagerReplicas.REPLICA_PATH).handler(security::guard).handler(this::describe);
-        // a replica shutting down is not ready, whether it leads (its manager would say ok) or follows
+        // a replica shutting down is not ready, whether it leads (its manager would say ok) or follows; the answer
+        // passes the same guard as every request (canonical path, authentication, RBAC, audit)
         front.get("/readyz").handler(ctx -> {
-            if (!shutdown.begun()) ctx.next();
+            if (!shutdown.begun()) {
+                ctx.next();
+                return;
+            }
+            ctx.put(STOPPING, true);
+            security.guard(ctx);
+        }).handler(ctx -> {
+            if (ctx.get(STOPPING) == null) ctx.next();
             else ctx.response().setStatusCode(500).putHeader("content-type", "text/plain; charset=utf-8")
                     .end("[-]shutdown failed: reason withheld\nreadyz check failed\n");
         });

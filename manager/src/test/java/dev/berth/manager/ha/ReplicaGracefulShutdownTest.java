@@ -75,6 +75,8 @@ class ReplicaGracefulShutdownTest {
             assertThat(viaFollower.exchange("GET", "/readyz", Map.of(), HttpRequest.BodyPublishers.noBody()).body())
                     .contains("[-]shutdown failed");
             assertThat(status(viaLeader, "/readyz")).as("the leader is not shutting down").isEqualTo(200);
+            assertThat(status(viaFollower, "/./readyz")).as("the stopping replica's answer passes the guard: a path not in"
+                    + " canonical form is refused").isEqualTo(400);
             assertThat(create(viaFollower, "during-the-delay")).as("writes are forwarded through the delay").isEqualTo(201);
             assertThat(watchEnd.get()).as("the forwarded watch is served through the delay").isNull();
 
