@@ -121,8 +121,7 @@ final class ReplicaFront {
     private static boolean isPlainRead(HttpServerRequest request) {
         HttpMethod method = request.method();
         boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS;
-        String watch = request.getParam("watch");
-        return read && !"true".equals(watch) && !"1".equals(watch);
+        return read && !RequestForwarder.isWatch(request);
     }
 
     private void describe(RoutingContext ctx) {

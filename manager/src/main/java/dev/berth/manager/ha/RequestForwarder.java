@@ -101,7 +101,8 @@ final class RequestForwarder implements AutoCloseable {
         for (HttpClientRequest stream : List.copyOf(streams)) stream.reset();
     }
 
-    private static boolean isWatch(HttpServerRequest in) {
+    /** ?watch=true or ?watch=1, as kube-apiserver reads it. */
+    static boolean isWatch(HttpServerRequest in) {
         String watch = in.getParam("watch");
         return "true".equals(watch) || "1".equals(watch);
     }
