@@ -27,6 +27,8 @@ public final class GracefulShutdown {
     private volatile Duration drainBound = DEFAULT_DRAIN_BOUND;
     private volatile boolean begun;
     private volatile boolean draining;
+    /** A shutdown this one's readiness follows too (the replica a manager leads for); null for none. */
+    private volatile GracefulShutdown outer;
 
     /** How long to keep serving, not ready, before the listener stops; and the bound on requests in flight after. */
     public GracefulShutdown timing(Duration delay, Duration drainBound) {
@@ -36,9 +38,22 @@ public final class GracefulShutdown {
         return this;
     }
 
+    /**
+     * The API behind a replica's front is not ready once that replica begins to stop either, so /readyz, /readyz/shutdown
+     * and {@code ?exclude=shutdown} answer there as on a manager that stops.
+     */
+    public GracefulShutdown following(GracefulShutdown outer) {
+        this.outer = outer;
+        return this;
+    }
+
     /** /readyz's {@code shutdown} check, as kube-apiserver's: it fails from the first step of a shutdown on. */
     HealthEndpoints.Check readinessCheck() {
-        return new HealthEndpoints.Check("shutdown", () -> begun ? Optional.of("the manager is shutting down") : Optional.empty(), true);
+        return new HealthEndpoints.Check("shutdown", () -> {
+            GracefulShutdown replica = outer;
+            if (begun) return Optional.of("the manager is shutting down");
+            return replica != null && replica.begun() ? Optional.of("the replica is shutting down") : Optional.empty();
+        }, true);
     }
 
     /** True once the listener stopped: a new watch would hold the drain to its bound, so it is refused. */

@@ -99,6 +99,7 @@ public final class BerthManager implements AutoCloseable {
     private Duration shutdownDelay = GracefulShutdown.DEFAULT_DELAY;
     private SecurityOptions security;
     private FrontProxyIdentity frontProxy = FrontProxyIdentity.NONE;
+    private GracefulShutdown replicaShutdown;
     private volatile DashboardEventSource dashboardEvents;
 
     public BerthManager(ObjectStore store, Clock clock, SchedulerOptions options) {
@@ -250,7 +251,7 @@ public final class BerthManager implements AutoCloseable {
                 DASHBOARD_HEARTBEAT, DASHBOARD_BOUND, apiSecurity.edge().dashboardStreamsPerUser(), apiSecurity.edge().dashboardStreams(),
                 apiSecurity::streamOwner), new DashboardAssets());
         api = new ApiServer(service, stateThread, ApiServer.DEFAULT_BODY_LIMIT_BYTES, watches, clock, apiSecurity);
-        api.shutdown().timing(shutdownDelay, GracefulShutdown.DEFAULT_DRAIN_BOUND);
+        api.shutdown().timing(shutdownDelay, GracefulShutdown.DEFAULT_DRAIN_BOUND).following(replicaShutdown);
         api.health().with(new HealthEndpoints.Check("store", store::failure))
                 .with(new HealthEndpoints.Check("store-readiness", store::unreachable, true));
         if (store.readsShowOnlyDurableWrites()) {
@@ -272,9 +273,10 @@ public final class BerthManager implements AutoCloseable {
         return this;
     }
 
-    /** Takes callers' identities from this front proxy too (a leading replica's listener, on loopback); before start. */
-    public BerthManager trustingFrontProxy(FrontProxyIdentity trusted) {
+    /** Before start, as a replica's leader: callers' identities from its loopback front proxy too; not ready once it stops. */
+    public BerthManager leadingFor(FrontProxyIdentity trusted, GracefulShutdown replicaShutdown) {
         this.frontProxy = trusted;
+        this.replicaShutdown = replicaShutdown;
         return this;
     }
 
@@ -307,8 +309,7 @@ public final class BerthManager implements AutoCloseable {
     }
 
     private CompletableFuture<?> refreshMetrics() {
-        return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(),
-                workerClusters.views()), stateThread);
+        return CompletableFuture.runAsync(() -> metrics.refresh(state.controller.queueMetrics(), workerClusters.views()), stateThread);
     }
 
     /** Every worker cluster's health (health, breaker, last heartbeat, lost since, cordoned): safe from any thread, for gauges. */

@@ -1,6 +1,7 @@
 package dev.berth.manager.controller;
 
 import dev.berth.manager.api.ApiServer;
+import dev.berth.manager.api.GracefulShutdown;
 import dev.berth.manager.api.HealthEndpoints;
 import dev.berth.manager.api.ObjectService;
 import dev.berth.manager.security.edge.ApiSecurity;
@@ -16,11 +17,13 @@ import java.util.concurrent.ExecutorService;
 public final class FollowerApi {
     private FollowerApi() {}
 
-    public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor) {
+    /** replicaShutdown: the follower's /readyz fails once its replica begins to stop. */
+    public static Router readRouter(Vertx vertx, ObjectStore store, ExecutorService readExecutor, GracefulShutdown replicaShutdown) {
         ObjectService service = new ObjectService(store, ManagerResources.registry(ManagerState.readOnly(store)));
         ApiServer reads = new ApiServer(service, readExecutor, ApiSecurity.limitsOnly());
         // a follower serves its own /readyz: ready while the shared store answers it
         reads.health().with(new HealthEndpoints.Check("store-readiness", store::unreachable, true));
+        reads.shutdown().following(replicaShutdown);
         return reads.router(vertx);
     }
 }

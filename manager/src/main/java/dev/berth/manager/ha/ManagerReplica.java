@@ -89,12 +89,12 @@ public final class ManagerReplica implements AutoCloseable {
             serverOptions = SecureServer.serverOptions(securityOrNull);
         }
         String[] url = new String[1];
-        this.leadership = new Leadership(vertx, store, () -> managers.get().trustingFrontProxy(loopbackProxy)
+        this.leadership = new Leadership(vertx, store, () -> managers.get().leadingFor(loopbackProxy, shutdown)
                 .adoptingWarmClients(standby.clients()), this::eligible, options.replicaId(), () -> url[0], options.leadershipCheckInterval());
         this.warmStandby = new WarmStandby(store, standby, leadership::role, options.replicaId());
         this.server = frontSecurity.serve(vertx, vertx.createHttpServer(serverOptions),
-                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity, shutdown)
-                                .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor)))
+                        new ReplicaFront(options.replicaId(), leadership, forwarder, frontSecurity)
+                                .router(vertx, FollowerApi.readRouter(vertx, store, readExecutor, shutdown)))
                 .listen(options.apiPort(), options.apiHost()).await();
         this.replicaServer = replicaTrustOrNull == null ? null : vertx.createHttpServer(replicaServerOptions(replicaTrustOrNull))
                 .requestHandler(new ReplicaListener(options.replicaId(), leadership, forwarder, replicaTrustOrNull, loopbackProxy,

@@ -5,7 +5,6 @@ import dev.berth.manager.security.edge.ApiSecurity;
 import dev.berth.manager.security.edge.FrontProxyIdentity;
 import io.vertx.core.MultiMap;
 import dev.berth.protocol.ManagerReplicas;
-import dev.berth.manager.api.GracefulShutdown;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -36,13 +35,9 @@ final class ReplicaFront {
     private final Leadership leadership;
     private final RequestForwarder forwarder;
     private final ApiSecurity security;
-    private final GracefulShutdown shutdown;
-    /** Set on a /readyz request that arrived once the replica began to stop. */
-    private static final String STOPPING = "berth.replicaStopping";
 
-    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security, GracefulShutdown shutdown) {
+    ReplicaFront(String replicaId, Leadership leadership, RequestForwarder forwarder, ApiSecurity security) {
         this.security = security;
-        this.shutdown = shutdown;
         this.replicaId = replicaId;
         this.leadership = leadership;
         this.forwarder = forwarder;
@@ -55,20 +50,6 @@ final class ReplicaFront {
             ctx.next();
         });
         front.get(ManagerReplicas.REPLICA_PATH).handler(security::guard).handler(this::describe);
-        // a replica shutting down is not ready, whether it leads (its manager would say ok) or follows; the answer
-        // passes the same guard as every request (canonical path, authentication, RBAC, audit)
-        front.get("/readyz").handler(ctx -> {
-            if (!shutdown.begun()) {
-                ctx.next();
-                return;
-            }
-            ctx.put(STOPPING, true);
-            security.guard(ctx);
-        }).handler(ctx -> {
-            if (ctx.get(STOPPING) == null) ctx.next();
-            else ctx.response().setStatusCode(500).putHeader("content-type", "text/plain; charset=utf-8")
-                    .end("[-]shutdown failed: reason withheld\nreadyz check failed\n");
-        });
         front.route().handler(this::toLeadingManager);
         front.route().handler(security::guardPaused);
         front.route().handler(this::asFollower);

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A following replica shuts down gracefully: its /readyz fails at once while it still forwards writes to the leader for
  * the shutdown delay (the leader stays ready), then the watch it was forwarding ends instead of holding the drain, and
- * the replica is gone within the delay plus a few seconds.
+ * the replica is gone within the delay plus a few seconds. A leading replica's manager answers /readyz in every form
+ * (one check, an exclusion, verbose) as not ready once the replica begins to stop.
  */
 class ReplicaGracefulShutdownTest {
     // Not the ManagerHarness: a ManagerReplica builds and starts its own BerthManager on a clustered (Hazelcast) Vert.x when it leads.
@@ -74,6 +75,7 @@ class ReplicaGracefulShutdownTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> status(viaFollower, "/readyz") == 500);
             assertThat(viaFollower.exchange("GET", "/readyz", Map.of(), HttpRequest.BodyPublishers.noBody()).body())
                     .contains("[-]shutdown failed");
+            assertStoppingReadiness(viaFollower, "store-readiness");
             assertThat(status(viaLeader, "/readyz")).as("the leader is not shutting down").isEqualTo(200);
             assertThat(status(viaFollower, "/./readyz")).as("the stopping replica's answer passes the guard: a path not in"
                     + " canonical form is refused").isEqualTo(400);
@@ -88,6 +90,41 @@ class ReplicaGracefulShutdownTest {
             if (follower != null) follower.close();
             leader.close();
         }
+    }
+
+    @Test
+    void aLeaderStopsBeingReadyThroughItsManagersOwnChecksAndKeepsServingThroughTheDelay() throws Exception {
+        String cluster = "berth-graceful-" + UUID.randomUUID();
+        int port = freePort();
+        MemoryObjectStore store = new MemoryObjectStore();
+        ManagerReplica leader = ManagerReplica.start(options("a", cluster, port, List.of("127.0.0.1:" + port)), store,
+                () -> new BerthManager(store, Clock.systemUTC(), SchedulerOptions.DEFAULTS).leavingStoreOpen())
+                .shutdownDelay(Duration.ofSeconds(4));
+        Thread closing = new Thread(leader::close, "closing-leader");
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(leader::isLeader);
+            ManagerClient viaLeader = ManagerClient.http1("http://127.0.0.1:" + leader.port(), Duration.ofSeconds(5), Duration.ofSeconds(30));
+            assertThat(status(viaLeader, "/readyz/shutdown")).isEqualTo(200);
+            closing.start();
+            await().atMost(Duration.ofSeconds(3)).until(() -> status(viaLeader, "/readyz") == 500);
+            // the leading manager answers with all of its checks, its store's among them, not the replica's front alone
+            assertStoppingReadiness(viaLeader, "store");
+            assertThat(create(viaLeader, "during-the-delay")).as("the leader serves writes through the delay").isEqualTo(201);
+            await().atMost(Duration.ofSeconds(12)).until(() -> !closing.isAlive());
+            assertThat(store.list("/namespaces", null)).extracting(object -> object.key().name()).contains("during-the-delay");
+        } finally {
+            if (closing.getState() == Thread.State.NEW) leader.close();
+            else closing.join(30_000);
+        }
+    }
+
+    /** kube-apiserver's forms of /readyz on a replica that stops: the one check, its exclusion, and the verbose list. */
+    private static void assertStoppingReadiness(ManagerClient client, String otherCheck) {
+        assertThat(status(client, "/readyz/shutdown")).as("/readyz/shutdown on a stopping replica").isEqualTo(500);
+        assertThat(status(client, "/readyz?exclude=shutdown")).as("every other check still passes").isEqualTo(200);
+        assertThat(status(client, "/livez")).as("a stopping replica is still live").isEqualTo(200);
+        assertThat(client.exchange("GET", "/readyz?verbose", Map.of(), HttpRequest.BodyPublishers.noBody()).body())
+                .contains("[-]shutdown failed", "[+]" + otherCheck + " ok", "readyz check failed");
     }
 
     private static ReplicaOptions options(String id, String cluster, int port, List<String> members) {
