@@ -296,8 +296,8 @@ public final class ManagerReplica implements AutoCloseable {
 
     /**
      * As a manager shuts down (GracefulShutdown): /readyz fails, requests are served for the delay, then the public
-     * port stops and the requests in flight there are answered (a stream forwarded to the leader is cut: client-go
-     * re-watches through the Service); the replica port is drained too, then a leader's manager drains what is left.
+     * port stops and the requests in flight there are answered (a stream forwarded to the leader ends between two
+     * of its events, StreamRelay: client-go re-watches through the Service); the replica port is drained too, then a leader's manager drains what is left.
      */
     @Override
     public void close() {
@@ -307,7 +307,7 @@ public final class ManagerReplica implements AutoCloseable {
     private void stop(boolean gracefully) {
         warmStandby.close();
         if (gracefully) {
-            shutdown.drain(server, forwarder::cutStreams);
+            shutdown.drain(server, forwarder::endStreams);
             if (replicaServer != null) replicaServer.shutdown(GracefulShutdown.DEFAULT_DRAIN_BOUND.toMillis(), TimeUnit.MILLISECONDS).await();
         }
         leadership.close();

@@ -5,7 +5,6 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import dev.berth.manager.security.ReplicaTrust;
@@ -38,7 +37,7 @@ final class RequestForwarder implements AutoCloseable {
 
     private final HttpClient client;
     /** Forwards whose answer is a stream (a watch, the dashboard's events): they never end on their own. */
-    private final Set<HttpClientRequest> streams = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<StreamRelay> streams = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     RequestForwarder(Vertx vertx) {
         this(vertx, null);
@@ -94,11 +93,11 @@ final class RequestForwarder implements AutoCloseable {
     }
 
     /**
-     * Cuts every stream being forwarded (a shutdown): the caller sees its connection end, and client-go re-watches
-     * through the Service. A plain request in flight is left to finish.
+     * Ends every stream being forwarded (a shutdown) between two of its events, as the leader ends its own watches;
+     * client-go re-watches through the Service. A plain request in flight is left to finish.
      */
-    void cutStreams() {
-        for (HttpClientRequest stream : List.copyOf(streams)) stream.reset();
+    void endStreams() {
+        for (StreamRelay stream : List.copyOf(streams)) stream.endBetweenEvents();
     }
 
     /** ?watch=true or ?watch=1, as kube-apiserver reads it. */
@@ -108,23 +107,18 @@ final class RequestForwarder implements AutoCloseable {
     }
 
     private Future<Void> relay(HttpClientResponse response, HttpServerResponse out, boolean watch) {
-        String type = response.getHeader("content-type");
-        if (watch || (type != null && type.startsWith("text/event-stream"))) {
-            HttpClientRequest stream = response.request();
-            streams.add(stream);
-            return relayed(response, out).onComplete(done -> streams.remove(stream));
-        }
-        return relayed(response, out);
-    }
-
-    private static Future<Void> relayed(HttpClientResponse response, HttpServerResponse out) {
         out.setStatusCode(response.statusCode());
         out.setStatusMessage(response.statusMessage());
         copy(response.headers(), out.headers(), false);
         String length = response.getHeader("content-length");
         if (length != null) out.putHeader("content-length", length);
         else out.setChunked(true);
-        return response.pipeTo(out);
+        String type = response.getHeader("content-type");
+        boolean events = type != null && type.startsWith("text/event-stream");
+        if (length != null || !(watch || events)) return response.pipeTo(out);
+        StreamRelay stream = StreamRelay.start(response, out, events ? FrameBoundary.serverSentEvents() : FrameBoundary.watchEvents());
+        streams.add(stream);
+        return stream.done().onComplete(done -> streams.remove(stream));
     }
 
     private static void copy(MultiMap from, MultiMap to, boolean dropCredentials) {

@@ -84,6 +84,7 @@ class ReplicaGracefulShutdownTest {
 
             // the drain's bound is 20 s: a forwarded watch left open would hold the follower's shutdown that long
             await().atMost(Duration.ofSeconds(12)).until(() -> watchEnd.get() != null && !closing.isAlive());
+            assertThat(watchEnd.get()).as("the forwarded watch ends between two events, not by a reset").isEqualTo("ended");
             follower = null;
             assertThat(store.list("/namespaces", null)).extracting(object -> object.key().name()).contains("before", "during-the-delay");
         } finally {
