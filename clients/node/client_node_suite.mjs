@@ -13,6 +13,7 @@ kc.setCurrentContext(context);
 
 const core = kc.makeApiClient(k8s.CoreV1Api);
 const batch = kc.makeApiClient(k8s.BatchV1Api);
+const apps = kc.makeApiClient(k8s.AppsV1Api);
 const custom = kc.makeApiClient(k8s.CustomObjectsApi);
 const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
 const NS = 'node-suite';
@@ -41,6 +42,19 @@ function job(name) {
     spec: {
       suspend: true,
       template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '1'],
+        env: [{ name: 'A', value: '1' }], resources: { requests: { cpu: '1' } } }] } },
+    },
+  };
+}
+
+// Not queued: a Deployment whose pod template may change.
+function deployment(name) {
+  return {
+    metadata: { name, namespace: 'team-a', labels: { app: name } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', '1'],
         env: [{ name: 'A', value: '1' }], resources: { requests: { cpu: '1' } } }] } },
     },
   };
@@ -173,17 +187,32 @@ const cases = {
   },
 
   async 'patch-strategic-job'() {
+    // A Job's pod template is immutable, as on kube-apiserver: a strategic patch of its env is a 422 and stores
+    // nothing; one of its labels merges.
     const submitted = job('node-smp-job');
     await batch.createNamespacedJob({ namespace: 'team-a', body: submitted });
+    const envPatch = { spec: { template: { spec: { containers: [{ name: 'main', env: [{ name: 'B', value: '2' }] }] } } } };
+    await expectCode(422, 'a strategic patch of a Job\'s pod template',
+      batch.patchNamespacedJob({ name: 'node-smp-job', namespace: 'team-a', body: envPatch }, as(k8s.PatchStrategy.StrategicMergePatch)));
+    await batch.patchNamespacedJob({ name: 'node-smp-job', namespace: 'team-a', body: { metadata: { labels: { patched: 'smp' } } } },
+      as(k8s.PatchStrategy.StrategicMergePatch));
+    const expected = copy(submitted);
+    expected.metadata.labels.patched = 'smp';
+    await expectStored(kc, '/apis/batch/v1/namespaces/team-a/jobs/node-smp-job', expected);
+  },
+
+  async 'patch-strategic-deployment'() {
+    const submitted = deployment('node-smp-deployment');
+    await apps.createNamespacedDeployment({ namespace: 'team-a', body: submitted });
     const patch = { metadata: { labels: { patched: 'smp' } },
       spec: { template: { spec: { containers: [{ name: 'main', env: [{ name: 'B', value: '2' }] }] } } } };
-    await batch.patchNamespacedJob({ name: 'node-smp-job', namespace: 'team-a', body: patch }, as(k8s.PatchStrategy.StrategicMergePatch));
+    await apps.patchNamespacedDeployment({ name: 'node-smp-deployment', namespace: 'team-a', body: patch }, as(k8s.PatchStrategy.StrategicMergePatch));
     const expected = copy(submitted); // containers merge by name, env by name: image, command and resources stay
     expected.metadata.labels.patched = 'smp';
     // Without $setElementOrder, kube-apiserver puts patch elements the live list lacks ahead of the
     // live ones (strategicpatch mergeSortedSlice: an element not in the server order sorts first).
     expected.spec.template.spec.containers[0].env = [{ name: 'B', value: '2' }, { name: 'A', value: '1' }];
-    await expectStored(kc, '/apis/batch/v1/namespaces/team-a/jobs/node-smp-job', expected);
+    await expectStored(kc, '/apis/apps/v1/namespaces/team-a/deployments/node-smp-deployment', expected);
   },
 
   async 'server-side-apply-conflict-and-force'() {

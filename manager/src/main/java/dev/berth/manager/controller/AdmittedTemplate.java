@@ -22,6 +22,9 @@ import java.util.Map;
  * <li>a partially admitted Job (one with kueue.x-k8s.io/job-min-parallelism) runs with the admitted
  * count as its parallelism, and as its completions too when kueue.x-k8s.io/job-completions-equal-parallelism
  * is "true";</li>
+ * <li>any other Job runs with at most the admitted count as its parallelism, so a parallelism raised while its
+ * Workload held quota never runs more pods than were admitted (a waiting job's Workload is derived again instead,
+ * {@link QueuedJobUpdates});</li>
  * <li>the podSetUpdates of the workload's Ready admission checks are merged into the matching pod
  * templates (podset.Merge): labels, annotations and nodeSelector entries added, tolerations appended.
  * An entry that conflicts with a different value already on the template is not applied (Kueue refuses
@@ -69,10 +72,15 @@ final class AdmittedTemplate {
 
     private static void reduceParallelism(ObjectNode job, Admission admission) {
         JsonNode annotations = job.path("metadata").path("annotations");
-        if (!annotations.has(Annotations.JOB_MIN_PARALLELISM) || !job.path("spec").isObject()) return;
+        if (!job.path("spec").isObject()) return;
         ObjectNode spec = (ObjectNode) job.get("spec");
         for (PodSetAssignment assignment : admission.podSetAssignments()) {
             if (!assignment.name().equals("main")) continue;
+            // never more pods than admitted: a parallelism raised while the Workload held quota is not run on its quota
+            if (!annotations.has(Annotations.JOB_MIN_PARALLELISM)) {
+                if (spec.path("parallelism").asInt(1) > assignment.count()) spec.put("parallelism", assignment.count());
+                continue;
+            }
             spec.put("parallelism", assignment.count());
             if ("true".equalsIgnoreCase(annotations.path(Annotations.JOB_COMPLETIONS_EQUAL_PARALLELISM).asText())) {
                 spec.put("completions", assignment.count());

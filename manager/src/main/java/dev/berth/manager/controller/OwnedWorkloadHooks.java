@@ -6,6 +6,7 @@ import dev.berth.manager.api.ObjectHooks;
 import dev.berth.manager.objects.ContainerRequirements;
 import dev.berth.manager.objects.JobDefaults;
 import dev.berth.manager.objects.JobSuspension;
+import dev.berth.manager.objects.JobUpdateRules;
 import dev.berth.manager.objects.PriorityResolver;
 import dev.berth.manager.objects.WorkloadDecoder;
 import dev.berth.manager.store.AlreadyExistsException;
@@ -44,6 +45,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
     private final Derivation derivation;
     private final ManagedJobs managed;
     private final ServingWorkloadUpdates servingWorkloads;
+    private final QueuedJobUpdates queuedJobs;
 
     OwnedWorkloadHooks(ManagerState state, StoredPriorities priorities, Derivation derivation) {
         this.state = state;
@@ -51,6 +53,7 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         this.derivation = derivation;
         this.managed = new ManagedJobs(state);
         this.servingWorkloads = new ServingWorkloadUpdates(state);
+        this.queuedJobs = new QueuedJobUpdates(state);
     }
 
     @Override
@@ -59,7 +62,10 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (op == Operation.CREATE) managed.defaultLocalQueue(incoming);
         boolean job = incoming.path("kind").asText().equals(Resources.JOBS.kind());
         if (job && op == Operation.CREATE) JobDefaults.onCreate(incoming);
-        if (job && op == Operation.UPDATE) existing.ifPresent(stored -> JobDefaults.onUpdate(incoming, stored.object()));
+        if (job && op == Operation.UPDATE) existing.ifPresent(stored -> {
+            JobDefaults.onUpdate(incoming, stored.object());
+            JobUpdateRules.check(stored.object(), incoming);
+        });
         String kind = incoming.path("kind").asText();
         if (op == Operation.CREATE && kind.equals(dev.berth.protocol.AppWrapperApi.KIND)) {
             dev.berth.manager.objects.AppWrapperPodSets.declareInferred(incoming);
@@ -73,10 +79,13 @@ final class OwnedWorkloadHooks implements ObjectHooks {
             ServingKind.of(incoming.path("kind").asText())
                     .ifPresent(serving -> existing.ifPresent(stored -> ServingScale.checkUpdate(serving, stored.object(), incoming)));
         }
-        if (op == Operation.CREATE && managed.manages(incoming)) {
+        // a managed job must still make a Workload after a write, before anything is stored: what stored() derives again
+        if (managed.manages(incoming)) {
             ObjectNode probe = incoming.deepCopy();
             ((ObjectNode) probe.with("metadata")).put("uid", "00000000-0000-0000-0000-000000000000");
             WorkloadDecoder.request(derivation.workloadFor(probe, priorities), state.jobIntegration.resources());
+        }
+        if (op == Operation.CREATE && managed.manages(incoming)) {
             if (JobSuspension.hasSuspendField(incoming) || SUSPENDED_BATCH_KINDS.contains(kind)) JobSuspension.suspend(incoming, true);
         }
         return incoming;
@@ -90,7 +99,10 @@ final class OwnedWorkloadHooks implements ObjectHooks {
             servingWorkloads.reconcile(object, derivation.workloadFor(job, priorities), this::create);
             return;
         }
-        if (job.path("metadata").path("generation").asLong(1) > 1) return;
+        if (job.path("metadata").path("generation").asLong(1) > 1) {
+            queuedJobs.reconcile(object, derivation.workloadFor(job, priorities), this::create);
+            return;
+        }
         create(object, derivation.workloadFor(job, priorities));
     }
 

@@ -1,13 +1,9 @@
 package dev.berth.manager.controller;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.manager.model.WorkloadKey;
 import dev.berth.manager.objects.ServingScale;
 import dev.berth.manager.objects.ServingWorkloads;
-import dev.berth.manager.store.NotFoundException;
 import dev.berth.manager.store.StoredObject;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
@@ -30,42 +26,14 @@ final class ServingWorkloadUpdates {
     }
 
     void reconcile(StoredObject object, ObjectNode wanted, BiConsumer<StoredObject, ObjectNode> create) {
-        Optional<StoredObject> current = currentWorkload(object);
+        Optional<StoredObject> current = OwnedWorkloads.current(state, object);
         ServingScale.Action action = ServingScale.decide(ServingWorkloads.replicas(object.object()), current.isPresent(),
-                current.map(w -> counts(w.object())).orElse(List.of()), counts(wanted));
+                current.map(w -> OwnedWorkloads.counts(w.object())).orElse(List.of()), OwnedWorkloads.counts(wanted));
         if (action == ServingScale.Action.NONE) return;
         log.atInfo().addKeyValue("workload", current.map(w -> w.key().namespace() + "/" + w.key().name()).orElse(""))
                 .addKeyValue("owner", object.key().namespace() + "/" + object.key().name())
                 .addKeyValue("action", action).log("serving object rescaled");
-        if (action == ServingScale.Action.RELEASE || action == ServingScale.Action.READMIT) delete(current.get());
+        if (action == ServingScale.Action.RELEASE || action == ServingScale.Action.READMIT) OwnedWorkloads.delete(state, current.get());
         if (action == ServingScale.Action.ADMIT || action == ServingScale.Action.READMIT) create.accept(object, wanted);
     }
-
-    private Optional<StoredObject> currentWorkload(StoredObject object) {
-        String uid = object.object().path("metadata").path("uid").asText("");
-        for (StoredObject workload : state.store.list(Resources.WORKLOADS.resource(), object.key().namespace())) {
-            if (workload.object().path("metadata").has("deletionTimestamp")) continue;
-            for (JsonNode owner : workload.object().path("metadata").path("ownerReferences")) {
-                if (uid.equals(owner.path("uid").asText())) return Optional.of(workload);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private void delete(StoredObject workload) {
-        try {
-            state.store.delete(workload.key());
-            state.controller.delete(WorkloadKey.of(workload.key().namespace(), workload.key().name()));
-            state.reschedule();
-        } catch (NotFoundException gone) {
-            // deleted meanwhile
-        }
-    }
-
-    private static List<Integer> counts(JsonNode workload) {
-        List<Integer> counts = new ArrayList<>();
-        for (JsonNode podSet : workload.path("spec").path("podSets")) counts.add(podSet.path("count").asInt());
-        return counts;
-    }
-
 }

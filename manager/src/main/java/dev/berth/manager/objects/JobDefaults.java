@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * What kube-apiserver's Job strategy does to a batch/v1 Job on create, and what Kueue's webhook adds
  * for MultiKueue: a selector generated from the Job's uid (unless {@code spec.manualSelector}), the
- * controller-uid and job-name labels on the pod template, and {@code spec.managedBy}. On update the
- * selector cannot change, so a body without one keeps the stored one. Pure JSON. A body whose shape is
+ * controller-uid and job-name labels on the pod template, and {@code spec.managedBy}. On update neither the
+ * selector nor managedBy can change ({@link JobUpdateRules}), so a body without them keeps the stored ones. Pure JSON. A body whose shape is
  * wrong where a default would go (a string where an object belongs) is left as it is, for validation to
  * refuse with the field's name.
  */
@@ -34,9 +34,12 @@ public final class JobDefaults {
         labels.put(CONTROLLER_UID, uid).put(JOB_NAME, name).put(LEGACY_CONTROLLER_UID, uid).put(LEGACY_JOB_NAME, name);
     }
 
-    /** On update: a body that left out the generated selector or labels keeps the stored ones. */
+    /** On update: a body that left out the generated selector or labels, or the managedBy Kueue defaulted, keeps the stored ones. */
     public static void onUpdate(ObjectNode incoming, JsonNode stored) {
         JsonNode storedSpec = stored.path("spec");
+        if (incoming.get("spec") instanceof ObjectNode incomingSpec && !incomingSpec.has("managedBy") && storedSpec.has("managedBy")) {
+            incomingSpec.set("managedBy", storedSpec.get("managedBy").deepCopy());
+        }
         if (storedSpec.path("manualSelector").asBoolean(false) || !storedSpec.path("selector").isObject()) return;
         ObjectNode spec = object(incoming, "spec");
         ObjectNode labels = spec == null ? null : templateLabels(spec);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Strategic merge patch over real HTTP against the manager's own kinds (issue 13): a Job's containers
+ * Strategic merge patch over real HTTP against the manager's own kinds (issue 13): a Deployment's containers
  * merge by name and keep what the patch omits, directives are interpreted and never stored, custom
  * resources answer 415 as kube-apiserver does, and a Job that would lose its image is refused.
  */
@@ -27,6 +27,13 @@ class StrategicMergePatchHttpTest {
             {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"%s"},"spec":{"template":{"spec":{"restartPolicy":"Never",
              "containers":[{"name":"c","image":"img:1","resources":{"requests":{"cpu":"1"}},"env":[{"name":"X","value":"0"}]}]}}}}""";
 
+    // a pod template that may change (a Job's may not, as on kube-apiserver: KubectlJobUpdateTest)
+    private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/team-a/deployments";
+    private static final String DEPLOYMENT = """
+            {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%1$s"},"spec":{"replicas":1,
+             "selector":{"matchLabels":{"app":"%1$s"}},"template":{"metadata":{"labels":{"app":"%1$s"}},"spec":{
+             "containers":[{"name":"c","image":"img:1","resources":{"requests":{"cpu":"1"}},"env":[{"name":"X","value":"0"}]}]}}}}""";
+
     static final MemoryObjectStore store = new MemoryObjectStore();
 
     record Reply(int code, JsonNode body) {}
@@ -36,13 +43,13 @@ class StrategicMergePatchHttpTest {
 
     @Test
     void aContainerPatchMergesByNameAndKeepsImageAndResources() throws Exception {
-        job("keep");
+        deployment("keep");
 
-        Reply patched = send("PATCH", JOBS + "/keep", SMP,
+        Reply patched = send("PATCH", DEPLOYMENTS + "/keep", SMP,
                 "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"A\",\"value\":\"1\"}]}]}}}}");
 
         assertThat(patched.code()).as(String.valueOf(patched.body())).isEqualTo(200);
-        JsonNode container = get(JOBS + "/keep").at("/spec/template/spec/containers/0");
+        JsonNode container = get(DEPLOYMENTS + "/keep").at("/spec/template/spec/containers/0");
         assertThat(container.path("image").asText()).isEqualTo("img:1");
         assertThat(container.at("/resources/requests/cpu").asText()).isEqualTo("1");
         assertThat(container.path("env").toString()).isEqualTo("[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"X\",\"value\":\"0\"}]");
@@ -50,14 +57,14 @@ class StrategicMergePatchHttpTest {
 
     @Test
     void setElementOrderAndDeleteDirectivesAreAppliedAndNeverStored() throws Exception {
-        job("ordered");
+        deployment("ordered");
 
-        Reply patched = send("PATCH", JOBS + "/ordered", SMP, """
+        Reply patched = send("PATCH", DEPLOYMENTS + "/ordered", SMP, """
                 {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"c"}],"containers":[{"name":"c",
                  "$setElementOrder/env":[{"name":"B"}],"env":[{"name":"B","value":"2"},{"name":"X","$patch":"delete"}]}]}}}}""");
 
         assertThat(patched.code()).as(String.valueOf(patched.body())).isEqualTo(200);
-        JsonNode stored = get(JOBS + "/ordered");
+        JsonNode stored = get(DEPLOYMENTS + "/ordered");
         assertThat(stored.at("/spec/template/spec/containers/0/env").toString()).isEqualTo("[{\"name\":\"B\",\"value\":\"2\"}]");
         assertThat(stored.at("/spec/template/spec/containers/0/image").asText()).isEqualTo("img:1");
         assertThat(directiveKeys(stored)).isEmpty();
@@ -118,6 +125,11 @@ class StrategicMergePatchHttpTest {
         assertThat(refused.code()).isEqualTo(400);
         assertThat(refused.body().path("message").asText()).contains("does not contain declared merge key: name", "spec.template.spec.containers");
         assertThat(store.revision()).isEqualTo(revision);
+    }
+
+    private static void deployment(String name) throws Exception {
+        Reply created = send("POST", DEPLOYMENTS, "application/json", DEPLOYMENT.formatted(name));
+        assertThat(created.code()).as(String.valueOf(created.body())).isEqualTo(201);
     }
 
     private static void job(String name) throws Exception {

@@ -36,7 +36,7 @@ class NodeClientTest {
     static final Path SUITE_DIR = Path.of("..", "clients", "node").toAbsolutePath().normalize();
     static final long TIMEOUT_SECONDS = 180;
     static final List<String> CASES = List.of("crud-clusterqueue", "crud-localqueue", "crud-job", "patch-json",
-            "patch-merge-removes-label-with-null", "patch-strategic-job", "server-side-apply-conflict-and-force", "watch",
+            "patch-merge-removes-label-with-null", "patch-strategic-job", "patch-strategic-deployment", "server-side-apply-conflict-and-force", "watch",
             "informer", "pagination", "dry-run", "cascading-delete-orphan-keeps-workload",
             "cascading-delete-background-removes-workload", "identity");
 

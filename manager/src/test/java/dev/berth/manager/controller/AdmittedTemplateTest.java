@@ -70,4 +70,16 @@ class AdmittedTemplateTest {
         assertThat(job.path("spec").path("parallelism").asInt()).isEqualTo(6);
         assertThat(job.path("spec").path("completions").asInt()).isEqualTo(20);
     }
+
+    @Test
+    void aJobNeverRunsMorePodsThanItsWorkloadWasAdmittedFor() throws Exception {
+        ObjectNode raised = json("{'kind':'Job','metadata':{},'spec':{'parallelism':8,'completions':8,'template':{'spec':{}}}}");
+        AdmittedTemplate.apply(raised, json("{}"), admitted("main", 3));
+        assertThat(raised.path("spec").path("parallelism").asInt()).as("raised after admission").isEqualTo(3);
+        assertThat(raised.path("spec").path("completions").asInt()).isEqualTo(8);
+
+        ObjectNode lowered = json("{'kind':'Job','metadata':{},'spec':{'parallelism':2,'template':{'spec':{}}}}");
+        AdmittedTemplate.apply(lowered, json("{}"), admitted("main", 3));
+        assertThat(lowered.path("spec").path("parallelism").asInt()).as("fewer than admitted is left alone").isEqualTo(2);
+    }
 }

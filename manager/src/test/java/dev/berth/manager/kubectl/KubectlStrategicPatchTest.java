@@ -13,21 +13,29 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl's strategic merge patches lose nothing (issue 13): kubectl patch, set env and set
- * image on a Job store what they promise, keep the container's image and resources, and leave no
- * $setElementOrder keys; a strategic patch on a ClusterQueue (a custom resource) gets kube's 415.
+ * image on a pod template (a Deployment's; a Job's template is immutable, as on kube-apiserver) store what
+ * they promise, keep the container's image and resources, and leave no $setElementOrder keys; a strategic
+ * patch on a ClusterQueue (a custom resource) gets kube's 415.
  */
 @NeedsKubectl
 class KubectlStrategicPatchTest {
+    // a Deployment, whose pod template may change (a Job's may not, as on kube-apiserver: KubectlJobUpdateTest)
     private static final String JOB = """
-            apiVersion: batch/v1
-            kind: Job
+            apiVersion: apps/v1
+            kind: Deployment
             metadata:
               name: %s
               namespace: team-a
             spec:
+              replicas: 1
+              selector:
+                matchLabels:
+                  app: %<s
               template:
+                metadata:
+                  labels:
+                    app: %<s
                 spec:
-                  restartPolicy: Never
                   containers:
                   - name: c
                     image: img:1
@@ -51,7 +59,7 @@ class KubectlStrategicPatchTest {
     void patchingAContainersEnvKeepsItsImageAndResources() throws Exception {
         job("patched");
 
-        kubectl.run("kubectl patch job patched -n team-a -p "
+        kubectl.run("kubectl patch deployment patched -n team-a -p "
                 + "'{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"A\",\"value\":\"1\"}]}]}}}}'").ok();
 
         assertThat(container("patched", "{.image}")).isEqualTo("img:1");
@@ -64,7 +72,7 @@ class KubectlStrategicPatchTest {
     void setEnvStoresTheVariableAfterTheOthersAndNoDirectives() throws Exception {
         job("env");
 
-        kubectl.run("kubectl set env job/env -n team-a A=1").ok();
+        kubectl.run("kubectl set env deployment/env -n team-a A=1").ok();
 
         assertThat(container("env", "{range .env[*]}{.name}={.value};{end}")).isEqualTo("X=0;A=1;");
         assertThat(container("env", "{.image}")).isEqualTo("img:1");
@@ -76,7 +84,7 @@ class KubectlStrategicPatchTest {
     void setImageChangesOnlyTheImage() throws Exception {
         job("image");
 
-        kubectl.run("kubectl set image job/image -n team-a c=img:2").ok();
+        kubectl.run("kubectl set image deployment/image -n team-a c=img:2").ok();
 
         assertThat(container("image", "{.image}")).isEqualTo("img:2");
         assertThat(container("image", "{.resources.requests.memory}")).isEqualTo("1Gi");
@@ -120,10 +128,10 @@ class KubectlStrategicPatchTest {
         if (jsonPath.startsWith("{range")) {
             path = jsonPath.replace("{range .env[*]}", "{range .spec.template.spec.containers[0].env[*]}");
         }
-        return kubectl.run(List.of("get", "job", job, "-n", "team-a", "-o", "jsonpath=" + path)).ok().stdout();
+        return kubectl.run(List.of("get", "deployment", job, "-n", "team-a", "-o", "jsonpath=" + path)).ok().stdout();
     }
 
     private static String json(String job) throws Exception {
-        return kubectl.run(List.of("get", "job", job, "-n", "team-a", "-o", "json")).ok().stdout();
+        return kubectl.run(List.of("get", "deployment", job, "-n", "team-a", "-o", "json")).ok().stdout();
     }
 }
