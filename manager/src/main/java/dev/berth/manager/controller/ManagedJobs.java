@@ -2,10 +2,13 @@ package dev.berth.manager.controller;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.manager.objects.FieldCause;
+import dev.berth.manager.objects.InvalidObjectException;
 import dev.berth.manager.objects.NamespaceDecoder;
 import dev.berth.protocol.JobKind;
 import dev.berth.protocol.JobKinds;
 import dev.berth.protocol.Labels;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -48,6 +51,20 @@ final class ManagedJobs {
         if (queued(object)) return true;
         if (!policy().manageJobsWithoutQueueName() || ownedByManagedJob(object)) return false;
         return policy().selects(namespaceLabels(object.path("metadata").path("namespace").asText("")));
+    }
+
+    /**
+     * Kueue's job webhook (ValidateUpdateForQueueName): a job that is not suspended keeps its queue-name label, so a
+     * running job is never moved to another queue, nor into Kueue's hands or out of them.
+     */
+    static void checkQueueUnchanged(JsonNode stored, ObjectNode incoming) {
+        String before = stored.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText("");
+        String after = incoming.path("metadata").path("labels").path(Labels.QUEUE_NAME).asText("");
+        if (before.equals(after)) return;
+        String apiVersion = incoming.path("apiVersion").asText("");
+        String group = apiVersion.contains("/") ? "." + apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+        throw InvalidObjectException.invalid(incoming.path("kind").asText("") + group, incoming.path("metadata").path("name").asText(""),
+                List.of(FieldCause.invalid("metadata.labels[" + Labels.QUEUE_NAME + "]", "Invalid value: \"" + after + "\": field is immutable")));
     }
 
     static boolean queued(ObjectNode object) {

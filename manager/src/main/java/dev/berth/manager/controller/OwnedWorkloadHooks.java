@@ -88,6 +88,9 @@ final class OwnedWorkloadHooks implements ObjectHooks {
         if (op == Operation.CREATE && managed.manages(incoming)) {
             if (JobSuspension.hasSuspendField(incoming) || SUSPENDED_BATCH_KINDS.contains(kind)) JobSuspension.suspend(incoming, true);
         }
+        if (op == Operation.UPDATE && JobSuspension.hasSuspendField(incoming) && !JobSuspension.isSuspended(incoming)) {
+            existing.ifPresent(stored -> ManagedJobs.checkQueueUnchanged(stored.object(), incoming));
+        }
         return incoming;
     }
 
@@ -117,7 +120,8 @@ final class OwnedWorkloadHooks implements ObjectHooks {
             state.controller.submit(WorkloadDecoder.request(written, state.jobIntegration.resources()), WorkloadDecoder.active(written), WorkloadStatus.EMPTY);
             state.reschedule();
         } catch (AlreadyExistsException alreadyThere) {
-            // A replayed create: the workload is already queued.
+            // a replayed create, or a write that did not change the spec (a label, an annotation): the workload may follow it
+            queuedJobs.reconcile(object, workload, this::create);
         }
     }
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kube-apiserver's update rules for a Job, through the real kubectl: a queued (suspended, never started) Job takes new
  * scheduling directives, but neither a new image nor new requests nor new completions; once admitted (unsuspended)
  * its template does not change at all. Every refusal is a 422 naming the field, and nothing stored changes, so what a
- * worker runs is what the Workload was derived from.
+ * worker runs is what the Workload was derived from. A waiting job's new parallelism or queue is followed by its
+ * Workload, as Kueue's job reconciler follows them; a running job cannot change queues.
  */
 @NeedsKubectl
 class KubectlJobUpdateTest {
@@ -118,6 +119,34 @@ class KubectlJobUpdateTest {
         assertThat(get("admitted-resized", ".spec.parallelism")).isEqualTo("4");
         assertThat(workloadOf("admitted-resized", ".spec.podSets[0].count")).as("the admitted Workload keeps its quota").isEqualTo("1");
         assertThat(workloadOf("admitted-resized", ".status.conditions[?(@.type==\"Admitted\")].status")).isEqualTo("True");
+    }
+
+    @Test
+    void aSuspendedJobMovesItsWorkloadToANewQueueButARunningOneCannotChangeQueues() throws Exception {
+        kubectl.run("kubectl apply -f " + Files.writeString(home.resolve("other-queue.yaml"), """
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: LocalQueue
+                metadata: {name: team-a-other, namespace: team-a}
+                spec: {clusterQueue: team-b-cq}
+                """)).ok();
+        kubectl.run("kubectl apply -f " + job("moving", 1000, "registry.example/train:1", "")).ok();
+        await().atMost(PATIENCE).until(() -> workloadOf("moving", ".spec.queueName"), "team-a-queue"::equals);
+        String created = workloadOf("moving", ".metadata.creationTimestamp");
+
+        kubectl.run(List.of("kubectl", "label", "job", "moving", "-n", "team-a", "kueue.x-k8s.io/queue-name=team-a-other", "--overwrite")).ok();
+
+        await().atMost(PATIENCE).until(() -> workloadOf("moving", ".spec.queueName"), "team-a-other"::equals);
+        assertThat(workloadOf("moving", ".metadata.creationTimestamp")).as("the same Workload, its place kept").isEqualTo(created);
+        await().atMost(PATIENCE).until(() -> kubectl.run(List.of("kubectl", "get", "localqueue", "team-a-other", "-n", "team-a", "-o",
+                "jsonpath={.status.pendingWorkloads}")).ok().stdout(), "1"::equals);
+
+        kubectl.run("kubectl apply -f " + job("staying", 1, "registry.example/train:1", "")).ok();
+        await().atMost(PATIENCE).until(() -> get("staying", ".spec.suspend"), "false"::equals);
+        Kubectl.Result move = kubectl.run(List.of("kubectl", "label", "job", "staying", "-n", "team-a",
+                "kueue.x-k8s.io/queue-name=team-a-other", "--overwrite"));
+        assertThat(move.exitCode()).isNotZero();
+        assertThat(move.stderr()).contains("metadata.labels[kueue.x-k8s.io/queue-name]", "field is immutable");
+        assertThat(get("staying", ".metadata.labels.kueue\\.x-k8s\\.io/queue-name")).isEqualTo("team-a-queue");
     }
 
     /** A field of the Workload the named Job owns. */
